@@ -1,0 +1,24 @@
+//! Fanorona engine: exact rules of Madagascar's national board game on bitboards, notation, search and tablebase.
+//!
+//! No Bevy here: the game, the command-line tool and the tests all stand on this crate.
+//!
+//! - [`geometry`]: the 9×5 (Fanoron-Tsivy) and 5×5 (Fanoron-Dimy) boards, points, lines and bitboard tables.
+//! - [`position`]: positions, steps and move generation at the level of single steps.
+//! - [`turns`]: whole turns (every stopping point of a relay), perft.
+//! - [`notation`]: FEN and turn notation.
+//! - [`game`]: a game record with results, draws and undo/redo.
+
+pub mod game;
+pub mod geometry;
+pub mod notation;
+pub mod position;
+pub mod rules;
+pub mod turns;
+mod zobrist;
+
+pub use game::{DrawReason, Game, GameError, GameResult, Outcome};
+pub use geometry::{Direction, Variant};
+pub use notation::{FenError, NotationError};
+pub use position::{IllegalReason, Position, Step, StepEffect, StepKind, StepList};
+pub use rules::{DrawRule, RelayRule, Rules, Side, Vela};
+pub use turns::{IllegalTurn, Turn};

@@ -1,0 +1,985 @@
+//! Positions, steps and bitboard move generation: the exact rules of a turn, one step at a time.
+
+use crate::geometry::{Direction, Geometry, NO_POINT, STRIDE, Variant, point_name};
+use crate::rules::{RelayRule, Rules, Side, Vela};
+use crate::zobrist;
+use std::fmt;
+
+/// What kind of step a [`Step`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum StepKind {
+    /// A non-capturing move to an adjacent point; legal only when no capture exists.
+    Paika = 0,
+    /// A capture by approach: the enemy run starts just beyond the destination.
+    Approach = 1,
+    /// A capture by withdrawal: the enemy run starts just behind the origin.
+    Withdrawal = 2,
+    /// End a relay after at least one capture (the piece stays where it is).
+    Stop = 3,
+}
+
+impl StepKind {
+    /// Whether this step captures.
+    #[inline]
+    pub const fn is_capture(self) -> bool {
+        matches!(self, StepKind::Approach | StepKind::Withdrawal)
+    }
+}
+
+/// One step of a turn. For [`StepKind::Stop`], `from == to` is the relaying piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Step {
+    /// Origin point.
+    pub from: u8,
+    /// Destination point.
+    pub to: u8,
+    /// Direction of travel.
+    pub dir: Direction,
+    /// Paika, approach, withdrawal or stop.
+    pub kind: StepKind,
+}
+
+impl Step {
+    /// A step from `from` to the adjacent point in direction `dir` (on the 9-wide layout).
+    #[inline]
+    pub const fn new(from: u8, dir: Direction, kind: StepKind) -> Step {
+        let to = (from as i16 + Self::delta(dir) as i16) as u8;
+        Step {
+            from,
+            to,
+            dir,
+            kind,
+        }
+    }
+
+    /// The step that ends a relay of the piece on `piece`.
+    #[inline]
+    pub const fn stop(piece: u8) -> Step {
+        Step {
+            from: piece,
+            to: piece,
+            dir: Direction::East,
+            kind: StepKind::Stop,
+        }
+    }
+
+    const fn delta(dir: Direction) -> i8 {
+        let (df, dr) = dir.offset();
+        df + dr * STRIDE as i8
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            StepKind::Stop => write!(f, "stop"),
+            StepKind::Paika => write!(f, "{}-{}", point_name(self.from), point_name(self.to)),
+            StepKind::Approach => write!(f, "{}-{}A", point_name(self.from), point_name(self.to)),
+            StepKind::Withdrawal => write!(f, "{}-{}W", point_name(self.from), point_name(self.to)),
+        }
+    }
+}
+
+/// Upper bound on the legal steps of a position: each of the 108 line segments gives at most one
+/// (own piece → empty point) pair, which is at most two captures or one paika step; plus a stop.
+pub const MAX_STEPS: usize = 2 * 108 + 1;
+
+/// A fixed-capacity list of steps, filled by the move generator without allocating.
+#[derive(Clone)]
+pub struct StepList {
+    len: usize,
+    steps: [Step; MAX_STEPS],
+}
+
+impl Default for StepList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StepList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> Self {
+        StepList {
+            len: 0,
+            steps: [Step::stop(0); MAX_STEPS],
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, s: Step) {
+        self.steps[self.len] = s;
+        self.len += 1;
+    }
+
+    /// Removes every step.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Number of steps.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The steps as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Step] {
+        &self.steps[..self.len]
+    }
+
+    /// Mutable access, for move ordering.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Step] {
+        &mut self.steps[..self.len]
+    }
+
+    /// Iterates over the steps.
+    pub fn iter(&self) -> std::slice::Iter<'_, Step> {
+        self.as_slice().iter()
+    }
+}
+
+impl std::ops::Deref for StepList {
+    type Target = [Step];
+    fn deref(&self) -> &[Step] {
+        self.as_slice()
+    }
+}
+
+// Position flags. The option bits are fixed for a game; the state bits change as it goes.
+const OPT_LINES: u8 = 1;
+const OPT_FIRST_NO_RELAY: u8 = 2;
+const OPT_SINGLE_FIRST: u8 = 4;
+const FIRST_TURN: u8 = 8;
+const CAPTURED_WHITE: u8 = 16;
+const NO_VELA: u8 = 2;
+
+/// Why a step is not legal in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalReason {
+    /// The game is over: the side to move has no piece or no legal step.
+    GameOver,
+    /// A point is not on this board.
+    OffBoard(u8),
+    /// There is no piece of the side to move on the origin.
+    NotYourPiece(u8),
+    /// The two points are not joined by a line (e.g. a diagonal from a weak point).
+    NotJoined,
+    /// The destination is occupied.
+    Occupied(u8),
+    /// A capture is available, so a paika step is not allowed.
+    CaptureCompulsory,
+    /// The step claims a capture but there is no enemy piece to take that way.
+    NothingToCapture,
+    /// The side to move may not capture now (the vela winner before the threshold).
+    VelaNoCapture,
+    /// A relay is in progress and only its piece may move.
+    MustContinueWith(u8),
+    /// A relay step may not go in the same direction as the previous step.
+    SameDirection,
+    /// A relay step may not land on a point the piece already stood on this turn.
+    Revisited(u8),
+    /// A relay step may not travel along a line segment already travelled this turn ("lines" rule).
+    SegmentReused,
+    /// Every step of a relay after the first must capture.
+    RelayMustCapture,
+    /// There is no relay to stop.
+    NoRelay,
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IllegalReason::GameOver => {
+                write!(f, "the game is over: the side to move has no legal step")
+            }
+            IllegalReason::OffBoard(p) => write!(f, "{} is not on this board", point_name(p)),
+            IllegalReason::NotYourPiece(p) => write!(
+                f,
+                "there is no piece of the side to move on {}",
+                point_name(p)
+            ),
+            IllegalReason::NotJoined => write!(f, "the two points are not joined by a line"),
+            IllegalReason::Occupied(p) => write!(f, "{} is occupied", point_name(p)),
+            IllegalReason::CaptureCompulsory => {
+                write!(f, "a capture is available, so capturing is compulsory")
+            }
+            IllegalReason::NothingToCapture => write!(f, "there is nothing to capture that way"),
+            IllegalReason::VelaNoCapture => write!(f, "the vela winner may not capture yet"),
+            IllegalReason::MustContinueWith(p) => {
+                write!(
+                    f,
+                    "a relay is in progress: only the piece on {} may move",
+                    point_name(p)
+                )
+            }
+            IllegalReason::SameDirection => {
+                write!(f, "a relay may not go in the same direction twice in a row")
+            }
+            IllegalReason::Revisited(p) => {
+                write!(f, "the piece already stood on {} this turn", point_name(p))
+            }
+            IllegalReason::SegmentReused => {
+                write!(f, "that line segment was already travelled this turn")
+            }
+            IllegalReason::RelayMustCapture => write!(f, "every step of a relay must capture"),
+            IllegalReason::NoRelay => write!(f, "there is no relay to stop"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalReason {}
+
+/// What a step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct StepEffect {
+    /// The enemy pieces removed (a bitboard).
+    pub captured: u64,
+    /// Whether the step ended the turn (the side to move changed).
+    pub turn_ended: bool,
+}
+
+/// A position at the start of a turn or in the middle of a relay, with the per-game rule flags that legality
+/// depends on. Copy-make: playing a step changes the value in place; keep a copy to go back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pieces: [u64; 2],
+    key: u64,
+    visited: u64,
+    segments: [u64; 4],
+    side: Side,
+    variant: Variant,
+    flags: u8,
+    relay_piece: u8,
+    relay_dir: u8,
+    vela_winner: u8,
+    vela_left: u8,
+}
+
+impl Position {
+    /// The start position of `rules.variant` under `rules`.
+    pub fn start(rules: &Rules) -> Position {
+        let g = rules.variant.geometry();
+        let w = g.width as u32;
+        let mut white = 0u64;
+        let mut black = 0u64;
+        for p in 0..64u8 {
+            if !g.contains(p) {
+                continue;
+            }
+            let (f, r) = crate::geometry::coords(p);
+            match r {
+                0 | 1 => white |= 1 << p,
+                3 | 4 => black |= 1 << p,
+                _ => {
+                    // Rank 3 reads B W B W · B W B W on 9 files and B W · B W on 5: the centre is empty, and
+                    // the colours alternate starting with Black on each side of it.
+                    let c = w / 2;
+                    let f = f as u32;
+                    if f != c {
+                        let k = if f < c { f } else { f - c - 1 };
+                        if k % 2 == 0 {
+                            black |= 1 << p
+                        } else {
+                            white |= 1 << p
+                        }
+                    }
+                }
+            }
+        }
+        Position::from_parts(rules.variant, white, black, rules.starting_side(), rules)
+    }
+
+    /// A position from raw bitboards, at the start of a game under `rules` (so the first-turn flags are set).
+    /// Bits outside the board, or set for both sides, are the caller's bug; [`Position::from_fen`] checks them.
+    pub fn from_parts(
+        variant: Variant,
+        white: u64,
+        black: u64,
+        side: Side,
+        rules: &Rules,
+    ) -> Position {
+        let board = variant.geometry().board;
+        debug_assert!(white & !board == 0 && black & !board == 0 && white & black == 0);
+        let mut flags = 0;
+        if rules.relay == RelayRule::Lines {
+            flags |= OPT_LINES;
+        }
+        if rules.first_turn_no_relay {
+            flags |= OPT_FIRST_NO_RELAY | FIRST_TURN;
+        }
+        if rules.single_first_capture {
+            flags |= OPT_SINGLE_FIRST;
+        }
+        let (vela_winner, vela_left) = match rules.vela {
+            Some(Vela { winner, captured }) => {
+                let t = Vela::threshold(variant);
+                if captured < t {
+                    (winner as u8, t - captured)
+                } else {
+                    (NO_VELA, 0)
+                }
+            }
+            None => (NO_VELA, 0),
+        };
+        let mut pos = Position {
+            pieces: [white & board, black & board],
+            key: 0,
+            visited: 0,
+            segments: [0; 4],
+            side,
+            variant,
+            flags,
+            relay_piece: NO_POINT,
+            relay_dir: 0,
+            vela_winner,
+            vela_left,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// The same pieces and side to move with other rules (flags reset to a game start under `rules`).
+    pub fn with_rules(&self, rules: &Rules) -> Position {
+        Position::from_parts(
+            self.variant,
+            self.pieces[0],
+            self.pieces[1],
+            self.side,
+            rules,
+        )
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut k = if self.side == Side::Black {
+            zobrist::SIDE
+        } else {
+            0
+        };
+        for s in Side::BOTH {
+            let mut bb = self.pieces[s.index()];
+            while bb != 0 {
+                k ^= zobrist::PIECE[s.index()][bb.trailing_zeros() as usize];
+                bb &= bb - 1;
+            }
+        }
+        k
+    }
+
+    /// The board variant.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The board tables.
+    #[inline(always)]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.variant.geometry()
+    }
+
+    /// The side to move (during a relay, the relaying side).
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The pieces of one side as a bitboard.
+    #[inline]
+    pub fn pieces(&self, side: Side) -> u64 {
+        self.pieces[side.index()]
+    }
+
+    /// The empty points.
+    #[inline]
+    pub fn empty(&self) -> u64 {
+        self.geometry().board & !(self.pieces[0] | self.pieces[1])
+    }
+
+    /// The piece on a point, if any.
+    pub fn piece_at(&self, p: u8) -> Option<Side> {
+        if p >= 64 {
+            None
+        } else if self.pieces[0] >> p & 1 == 1 {
+            Some(Side::White)
+        } else if self.pieces[1] >> p & 1 == 1 {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
+    /// Number of pieces of one side.
+    #[inline]
+    pub fn count(&self, side: Side) -> u32 {
+        self.pieces[side.index()].count_ones()
+    }
+
+    /// The relaying piece, if a relay is in progress.
+    #[inline]
+    pub fn relay_piece(&self) -> Option<u8> {
+        (self.relay_piece != NO_POINT).then_some(self.relay_piece)
+    }
+
+    /// Whether a relay is in progress (the turn has captured and may continue).
+    #[inline]
+    pub fn in_relay(&self) -> bool {
+        self.relay_piece != NO_POINT
+    }
+
+    /// Direction of the previous step of the relay in progress.
+    pub fn relay_direction(&self) -> Option<Direction> {
+        self.in_relay()
+            .then(|| Direction::from_index(self.relay_dir))
+    }
+
+    /// Points the relaying piece has stood on this turn (its start included); 0 outside a relay.
+    #[inline]
+    pub fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    /// Whether the vela phase is on, and if so who the (non-capturing) previous winner is and how many more of
+    /// their pieces must be captured before normal play.
+    pub fn vela(&self) -> Option<(Side, u8)> {
+        match self.vela_winner {
+            0 => Some((Side::White, self.vela_left)),
+            1 => Some((Side::Black, self.vela_left)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is still the first turn of the game (tracked only with the "first turn without relay" option).
+    pub fn is_first_turn(&self) -> bool {
+        self.flags & FIRST_TURN != 0
+    }
+
+    /// Whether `side` has made a capturing turn (tracked only with the "single first capture" option).
+    pub fn has_captured(&self, side: Side) -> bool {
+        self.flags & (CAPTURED_WHITE << side.index()) != 0
+    }
+
+    /// The rule options this position plays under, as far as they affect legality (variant, relay rule,
+    /// first-turn and first-capture options, vela). The draw rule is the game record's business.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            variant: self.variant,
+            first_player: Side::White,
+            relay: if self.flags & OPT_LINES != 0 {
+                RelayRule::Lines
+            } else {
+                RelayRule::Default
+            },
+            first_turn_no_relay: self.flags & OPT_FIRST_NO_RELAY != 0,
+            single_first_capture: self.flags & OPT_SINGLE_FIRST != 0,
+            vela: self.vela().map(|(winner, left)| Vela {
+                winner,
+                captured: Vela::threshold(self.variant) - left,
+            }),
+            draw: Default::default(),
+        }
+    }
+
+    /// A 64-bit hash of everything that decides the future of the game from here: pieces, side to move, relay
+    /// state and rule state. Zobrist keys for the pieces; the rarer relay and flag state are mixed in.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        let mut h = self.key;
+        if self.in_relay() {
+            let mut r = zobrist::mix(self.visited ^ zobrist::RELAY);
+            r ^= zobrist::mix(
+                ((self.relay_piece as u64) << 8 | self.relay_dir as u64) ^ zobrist::RELAY_PIECE,
+            );
+            if self.flags & OPT_LINES != 0 {
+                for (i, s) in self.segments.iter().enumerate() {
+                    r ^= zobrist::mix(s.rotate_left(i as u32 * 13) ^ zobrist::SEGMENTS[i]);
+                }
+            }
+            h ^= r;
+        }
+        let state =
+            (self.flags as u64) | (self.vela_winner as u64) << 8 | (self.vela_left as u64) << 16;
+        if state != 0 {
+            h ^= zobrist::mix(state ^ zobrist::FLAGS);
+        }
+        h
+    }
+
+    /// The Zobrist key of pieces and side to move only (equal for positions that differ only in relay state).
+    #[inline]
+    pub fn piece_key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    fn own_opp(&self) -> (u64, u64) {
+        (
+            self.pieces[self.side.index()],
+            self.pieces[self.side.opponent().index()],
+        )
+    }
+
+    /// Whether the side to move may capture at all (not the vela winner during the vela phase).
+    #[inline(always)]
+    fn may_capture(&self) -> bool {
+        self.vela_winner != self.side as u8
+    }
+
+    /// Whether the side to move has a capture at the start of its turn: for each direction, approach origins are
+    /// own pieces with an empty point ahead and an enemy beyond it; withdrawal origins have an empty point ahead
+    /// and an enemy behind.
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        if !self.may_capture() {
+            return false;
+        }
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        for d in 0..4 {
+            let o = d + 4;
+            // Empty points with an enemy one step further in d: approach targets for direction d.
+            let app_d = empty & g.shift(opp, o);
+            let app_o = empty & g.shift(opp, d);
+            // Own pieces that step in d onto app_d, or in o onto app_o.
+            if own & (g.shift(app_d, o) | g.shift(app_o, d)) != 0 {
+                return true;
+            }
+            // Withdrawal in d: empty ahead (d) and enemy behind (o); and the mirror case.
+            let w_d = g.shift(empty, o) & g.shift(opp, d);
+            let w_o = g.shift(empty, d) & g.shift(opp, o);
+            if own & (w_d | w_o) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Appends the capturing steps of the side to move at the start of its turn.
+    fn gen_captures(&self, out: &mut StepList) {
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        for d in 0..8 {
+            let o = (d + 4) & 7;
+            let dir = Direction::from_index(d as u8);
+            let ahead_empty = g.shift(empty, o); // points whose d-neighbour is empty
+            let mut app = own & ahead_empty & g.shift(g.shift(opp, o), o);
+            let mut wd = own & ahead_empty & g.shift(opp, d);
+            while app != 0 {
+                let p = app.trailing_zeros() as u8;
+                app &= app - 1;
+                out.push(Step::new(p, dir, StepKind::Approach));
+            }
+            while wd != 0 {
+                let p = wd.trailing_zeros() as u8;
+                wd &= wd - 1;
+                out.push(Step::new(p, dir, StepKind::Withdrawal));
+            }
+        }
+    }
+
+    /// Appends the paika steps of the side to move.
+    fn gen_paika(&self, out: &mut StepList) {
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        for d in 0..8 {
+            let mut m = own & g.shift(empty, (d + 4) & 7);
+            let dir = Direction::from_index(d as u8);
+            while m != 0 {
+                let p = m.trailing_zeros() as u8;
+                m &= m - 1;
+                out.push(Step::new(p, dir, StepKind::Paika));
+            }
+        }
+    }
+
+    /// Number of paika steps available (for bulk counting).
+    #[inline]
+    pub fn count_paika(&self) -> u32 {
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        (0..8)
+            .map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones())
+            .sum()
+    }
+
+    /// Whether the relaying piece on `p` may step in direction `d` (direction, revisit and segment rules only).
+    #[inline(always)]
+    fn relay_allows(&self, p: u8, d: usize, to: u8) -> bool {
+        if d as u8 == self.relay_dir {
+            return false;
+        }
+        if self.flags & OPT_LINES != 0 {
+            let (axis, lo) = self.geometry().segment(p, d);
+            self.segments[axis] >> lo & 1 == 0
+        } else {
+            self.visited >> to & 1 == 0
+        }
+    }
+
+    /// Appends the capturing continuations of the relay in progress.
+    fn gen_continuations(&self, out: &mut StepList) {
+        let g = self.geometry();
+        let (_, opp) = self.own_opp();
+        let empty = self.empty();
+        let p = self.relay_piece;
+        for d in 0..8 {
+            let to = g.neighbor[d][p as usize];
+            if to == NO_POINT || empty >> to & 1 == 0 || !self.relay_allows(p, d, to) {
+                continue;
+            }
+            let dir = Direction::from_index(d as u8);
+            let beyond = g.neighbor[d][to as usize];
+            if beyond != NO_POINT && opp >> beyond & 1 == 1 {
+                out.push(Step {
+                    from: p,
+                    to,
+                    dir,
+                    kind: StepKind::Approach,
+                });
+            }
+            let behind = g.neighbor[(d + 4) & 7][p as usize];
+            if behind != NO_POINT && opp >> behind & 1 == 1 {
+                out.push(Step {
+                    from: p,
+                    to,
+                    dir,
+                    kind: StepKind::Withdrawal,
+                });
+            }
+        }
+    }
+
+    /// Number of capturing continuations of the relay in progress.
+    #[inline]
+    pub fn count_continuations(&self) -> u32 {
+        let g = self.geometry();
+        let (_, opp) = self.own_opp();
+        let empty = self.empty();
+        let p = self.relay_piece;
+        let mut n = 0;
+        for d in 0..8 {
+            let to = g.neighbor[d][p as usize];
+            if to == NO_POINT || empty >> to & 1 == 0 || !self.relay_allows(p, d, to) {
+                continue;
+            }
+            let beyond = g.neighbor[d][to as usize];
+            n += (beyond != NO_POINT && opp >> beyond & 1 == 1) as u32;
+            let behind = g.neighbor[(d + 4) & 7][p as usize];
+            n += (behind != NO_POINT && opp >> behind & 1 == 1) as u32;
+        }
+        n
+    }
+
+    /// Whether the relay in progress has a capturing continuation.
+    #[inline]
+    fn has_continuation(&self) -> bool {
+        let g = self.geometry();
+        let (_, opp) = self.own_opp();
+        let empty = self.empty();
+        let p = self.relay_piece;
+        for d in 0..8 {
+            let to = g.neighbor[d][p as usize];
+            if to == NO_POINT || empty >> to & 1 == 0 || !self.relay_allows(p, d, to) {
+                continue;
+            }
+            let beyond = g.neighbor[d][to as usize];
+            let behind = g.neighbor[(d + 4) & 7][p as usize];
+            if (beyond != NO_POINT && opp >> beyond & 1 == 1)
+                || (behind != NO_POINT && opp >> behind & 1 == 1)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Fills `out` with every legal step: during a relay, its capturing continuations and [`StepKind::Stop`];
+    /// otherwise the captures if any exist, else the paika steps. Empty means the side to move has lost.
+    pub fn legal_steps(&self, out: &mut StepList) {
+        out.clear();
+        if self.in_relay() {
+            self.gen_continuations(out);
+            out.push(Step::stop(self.relay_piece));
+        } else if self.may_capture() {
+            self.gen_captures(out);
+            if out.is_empty() {
+                self.gen_paika(out);
+            }
+        } else {
+            self.gen_paika(out);
+        }
+    }
+
+    /// The legal steps as a new list.
+    pub fn steps(&self) -> StepList {
+        let mut l = StepList::new();
+        self.legal_steps(&mut l);
+        l
+    }
+
+    /// Whether the side to move has lost: no pieces, or no legal step (never true during a relay).
+    pub fn is_lost(&self) -> bool {
+        if self.in_relay() {
+            return false;
+        }
+        let (own, _) = self.own_opp();
+        own == 0 || (!self.has_capture() && self.count_paika() == 0)
+    }
+
+    /// The enemy pieces a capturing step takes (without checking legality).
+    #[inline]
+    pub fn captured_by(&self, step: Step) -> u64 {
+        let g = self.geometry();
+        let (_, opp) = self.own_opp();
+        let (mut p, d) = match step.kind {
+            StepKind::Approach => (
+                g.neighbor[step.dir.index()][step.to as usize],
+                step.dir.index(),
+            ),
+            StepKind::Withdrawal => {
+                let o = step.dir.opposite().index();
+                (g.neighbor[o][step.from as usize], o)
+            }
+            _ => return 0,
+        };
+        let mut run = 0u64;
+        let one_only = self.vela_winner == self.side.opponent() as u8;
+        while p != NO_POINT && opp >> p & 1 == 1 {
+            run |= 1 << p;
+            if one_only {
+                break;
+            }
+            p = g.neighbor[d][p as usize];
+        }
+        run
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, from: u8, to: u8) {
+        let s = self.side.index();
+        self.pieces[s] ^= (1 << from) | (1 << to);
+        self.key ^= zobrist::PIECE[s][from as usize] ^ zobrist::PIECE[s][to as usize];
+    }
+
+    #[inline(always)]
+    fn remove_enemy(&mut self, run: u64) {
+        let o = self.side.opponent().index();
+        self.pieces[o] &= !run;
+        let mut bb = run;
+        while bb != 0 {
+            self.key ^= zobrist::PIECE[o][bb.trailing_zeros() as usize];
+            bb &= bb - 1;
+        }
+    }
+
+    #[inline(always)]
+    fn end_turn(&mut self, captured: bool) {
+        if captured && self.flags & OPT_SINGLE_FIRST != 0 {
+            self.flags |= CAPTURED_WHITE << self.side.index();
+        }
+        self.flags &= !FIRST_TURN;
+        self.relay_piece = NO_POINT;
+        self.relay_dir = 0;
+        self.visited = 0;
+        self.segments = [0; 4];
+        self.side = self.side.opponent();
+        self.key ^= zobrist::SIDE;
+    }
+
+    /// Plays a step that must be legal here (as from [`Position::legal_steps`]); use [`Position::try_step`] for
+    /// steps from outside. A capture that can be continued leaves the position in a relay; otherwise the turn
+    /// ends and the other side is to move.
+    #[inline]
+    pub fn play(&mut self, step: Step) -> StepEffect {
+        match step.kind {
+            StepKind::Paika => {
+                self.move_piece(step.from, step.to);
+                self.end_turn(false);
+                StepEffect {
+                    captured: 0,
+                    turn_ended: true,
+                }
+            }
+            StepKind::Stop => {
+                self.end_turn(true);
+                StepEffect {
+                    captured: 0,
+                    turn_ended: true,
+                }
+            }
+            StepKind::Approach | StepKind::Withdrawal => {
+                let run = self.captured_by(step);
+                self.move_piece(step.from, step.to);
+                self.remove_enemy(run);
+                let vela_turn = self.vela_winner != NO_VELA;
+                if self.vela_winner == self.side.opponent() as u8 {
+                    let n = run.count_ones() as u8;
+                    if n >= self.vela_left {
+                        self.vela_winner = NO_VELA;
+                        self.vela_left = 0;
+                    } else {
+                        self.vela_left -= n;
+                    }
+                }
+                let relay_allowed = !vela_turn
+                    && self.flags & FIRST_TURN == 0
+                    && (self.flags & OPT_SINGLE_FIRST == 0 || self.has_captured(self.side));
+                if relay_allowed {
+                    if !self.in_relay() {
+                        self.visited = 1 << step.from;
+                    }
+                    self.visited |= 1 << step.to;
+                    if self.flags & OPT_LINES != 0 {
+                        let (axis, lo) = self.geometry().segment(step.from, step.dir.index());
+                        self.segments[axis] |= 1 << lo;
+                    }
+                    self.relay_piece = step.to;
+                    self.relay_dir = step.dir as u8;
+                    if self.has_continuation() {
+                        return StepEffect {
+                            captured: run,
+                            turn_ended: false,
+                        };
+                    }
+                }
+                self.end_turn(true);
+                StepEffect {
+                    captured: run,
+                    turn_ended: true,
+                }
+            }
+        }
+    }
+
+    /// Checks a step from any source and plays it, or says why it is illegal and leaves the position unchanged.
+    pub fn try_step(&mut self, step: Step) -> Result<StepEffect, IllegalReason> {
+        self.check_step(step)?;
+        Ok(self.play(step))
+    }
+
+    /// Whether a step is legal here, and if not, why.
+    pub fn check_step(&self, step: Step) -> Result<(), IllegalReason> {
+        let legal = self.steps();
+        if legal.contains(&step) {
+            return Ok(());
+        }
+        Err(self.diagnose(step, &legal))
+    }
+
+    fn diagnose(&self, step: Step, legal: &StepList) -> IllegalReason {
+        let g = self.geometry();
+        if legal.is_empty() {
+            return IllegalReason::GameOver;
+        }
+        if step.kind == StepKind::Stop {
+            return match self.relay_piece() {
+                None => IllegalReason::NoRelay,
+                Some(p) => IllegalReason::MustContinueWith(p),
+            };
+        }
+        for p in [step.from, step.to] {
+            if !g.contains(p) {
+                return IllegalReason::OffBoard(p);
+            }
+        }
+        if self.piece_at(step.from) != Some(self.side) {
+            return IllegalReason::NotYourPiece(step.from);
+        }
+        if let Some(p) = self.relay_piece()
+            && step.from != p
+        {
+            return IllegalReason::MustContinueWith(p);
+        }
+        if g.neighbor[step.dir.index()][step.from as usize] != step.to {
+            return IllegalReason::NotJoined;
+        }
+        if self.piece_at(step.to).is_some() {
+            return IllegalReason::Occupied(step.to);
+        }
+        if self.in_relay() {
+            if !step.kind.is_capture() {
+                return IllegalReason::RelayMustCapture;
+            }
+            if step.dir as u8 == self.relay_dir {
+                return IllegalReason::SameDirection;
+            }
+            if self.flags & OPT_LINES != 0 {
+                let (axis, lo) = g.segment(step.from, step.dir.index());
+                if self.segments[axis] >> lo & 1 == 1 {
+                    return IllegalReason::SegmentReused;
+                }
+            } else if self.visited >> step.to & 1 == 1 {
+                return IllegalReason::Revisited(step.to);
+            }
+            return IllegalReason::NothingToCapture;
+        }
+        match step.kind {
+            StepKind::Paika => IllegalReason::CaptureCompulsory,
+            _ if !self.may_capture() => IllegalReason::VelaNoCapture,
+            _ => IllegalReason::NothingToCapture,
+        }
+    }
+
+    /// Ends the relay in progress, if any (the same as playing [`StepKind::Stop`]).
+    pub fn stop_relay(&mut self) {
+        if self.in_relay() {
+            self.end_turn(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::parse_point;
+
+    fn pt(s: &str) -> u8 {
+        parse_point(s).unwrap()
+    }
+
+    #[test]
+    fn start_position_layout() {
+        let p = Position::start(&Rules::default());
+        assert_eq!(p.count(Side::White), 22);
+        assert_eq!(p.count(Side::Black), 22);
+        assert_eq!(p.piece_at(pt("e3")), None);
+        assert_eq!(p.piece_at(pt("a3")), Some(Side::Black));
+        assert_eq!(p.piece_at(pt("b3")), Some(Side::White));
+        assert_eq!(p.piece_at(pt("f3")), Some(Side::Black));
+        assert_eq!(p.piece_at(pt("i3")), Some(Side::White));
+        let d = Position::start(&Rules {
+            variant: Variant::Dimy,
+            ..Rules::default()
+        });
+        assert_eq!(d.count(Side::White), 12);
+        assert_eq!(d.count(Side::Black), 12);
+        assert_eq!(d.piece_at(pt("a3")), Some(Side::Black));
+        assert_eq!(d.piece_at(pt("b3")), Some(Side::White));
+        assert_eq!(d.piece_at(pt("c3")), None);
+        assert_eq!(d.piece_at(pt("d3")), Some(Side::Black));
+        assert_eq!(d.piece_at(pt("e3")), Some(Side::White));
+    }
+
+    #[test]
+    fn start_has_five_capturing_steps() {
+        let p = Position::start(&Rules::default());
+        let mut names: Vec<String> = p.steps().iter().map(|s| s.to_string()).collect();
+        names.sort();
+        assert_eq!(names, ["d2-e3A", "d3-e3A", "d3-e3W", "e2-e3A", "f2-e3A"]);
+    }
+}
