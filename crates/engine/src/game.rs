@@ -51,9 +51,9 @@ impl Outcome {
     /// The result.
     pub fn result(self) -> GameResult {
         match self {
-            Outcome::NoPieces { winner }
-            | Outcome::NoMoves { winner }
-            | Outcome::Resignation { winner } => GameResult::Win(winner),
+            Outcome::NoPieces { winner } | Outcome::NoMoves { winner } | Outcome::Resignation { winner } => {
+                GameResult::Win(winner)
+            }
             Outcome::Draw(_) => GameResult::Draw,
         }
     }
@@ -190,11 +190,7 @@ impl Game {
 
     /// Consecutive completed turns without a capture, up to now.
     pub fn turns_without_capture(&self) -> usize {
-        self.turns
-            .iter()
-            .rev()
-            .take_while(|t| !t.is_capture())
-            .count()
+        self.turns.iter().rev().take_while(|t| !t.is_capture()).count()
     }
 
     /// How many times the current turn-start position has occurred (1 if new).
@@ -202,26 +198,17 @@ impl Game {
         let now = self.turn_start();
         // Captures are irreversible, so only positions since the last capture can repeat.
         let since = self.turns_without_capture();
-        self.starts
-            .iter()
-            .rev()
-            .take(since + 1)
-            .filter(|p| *p == now)
-            .count()
+        self.starts.iter().rev().take(since + 1).filter(|p| *p == now).count()
     }
 
     fn judge(&self) -> Option<Outcome> {
         let p = self.turn_start();
         let mover = p.side_to_move();
         if p.count(mover) == 0 {
-            return Some(Outcome::NoPieces {
-                winner: mover.opponent(),
-            });
+            return Some(Outcome::NoPieces { winner: mover.opponent() });
         }
         if p.is_lost() {
-            return Some(Outcome::NoMoves {
-                winner: mover.opponent(),
-            });
+            return Some(Outcome::NoMoves { winner: mover.opponent() });
         }
         let d = self.rules.draw;
         if d.repetitions > 0 && self.repetitions() >= d.repetitions as usize {
@@ -275,9 +262,7 @@ impl Game {
         self.check_open()?;
         if !self.pending.is_empty() {
             return Err(GameError::Illegal(IllegalReason::MustContinueWith(
-                self.current
-                    .relay_piece()
-                    .expect("pending steps mean a relay"),
+                self.current.relay_piece().expect("pending steps mean a relay"),
             )));
         }
         let mut pos = self.current;
@@ -336,9 +321,7 @@ impl Game {
     /// `side` resigns.
     pub fn resign(&mut self, side: Side) -> Result<(), GameError> {
         self.check_open()?;
-        self.outcome = Some(Outcome::Resignation {
-            winner: side.opponent(),
-        });
+        self.outcome = Some(Outcome::Resignation { winner: side.opponent() });
         Ok(())
     }
 }
@@ -365,15 +348,7 @@ mod tests {
         assert_eq!(*g.position(), after);
         assert_eq!(g.undo_pending(), false);
         g.resign(Side::Black).unwrap();
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::Resignation {
-                winner: Side::White
-            })
-        );
-        assert!(matches!(
-            g.play_turn(&turn("e4-e3")),
-            Err(GameError::Over(_))
-        ));
+        assert_eq!(g.outcome(), Some(Outcome::Resignation { winner: Side::White }));
+        assert!(matches!(g.play_turn(&turn("e4-e3")), Err(GameError::Over(_))));
     }
 }

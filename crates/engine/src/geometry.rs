@@ -178,10 +178,7 @@ pub const fn coords(p: u8) -> (u8, u8) {
 
 /// The name of a point index, e.g. `e3`.
 pub const fn point_name(p: u8) -> PointName {
-    PointName {
-        file: b'a' + p % STRIDE,
-        rank: b'1' + p / STRIDE,
-    }
+    PointName { file: b'a' + p % STRIDE, rank: b'1' + p / STRIDE }
 }
 
 /// Parses a point name like `e3` on the largest board (files a–i, ranks 1–5); whether the point is on a given
@@ -261,17 +258,7 @@ impl Geometry {
             }
             p += 1;
         }
-        Geometry {
-            variant,
-            width,
-            height,
-            points: width * height,
-            board,
-            strong,
-            delta,
-            can_step,
-            neighbor,
-        }
+        Geometry { variant, width, height, points: width * height, board, strong, delta, can_step, neighbor }
     }
 
     /// Shifts every point of `bb` that can step in direction `d` by one step in that direction.
@@ -294,9 +281,7 @@ impl Geometry {
         if !self.contains(from) || !self.contains(to) {
             return None;
         }
-        Direction::ALL
-            .into_iter()
-            .find(|d| self.neighbor[d.index()][from as usize] == to)
+        Direction::ALL.into_iter().find(|d| self.neighbor[d.index()][from as usize] == to)
     }
 
     /// Whether `p` is a strong point.
@@ -326,11 +311,7 @@ impl Geometry {
     /// the endpoint from which they point in one of the four "forward" directions (E, NE, N, NW).
     #[inline]
     pub fn segment(&self, p: u8, d: usize) -> (usize, u8) {
-        if d < 4 {
-            (d, p)
-        } else {
-            (d - 4, self.neighbor[d][p as usize])
-        }
+        if d < 4 { (d, p) } else { (d - 4, self.neighbor[d][p as usize]) }
     }
 }
 
@@ -388,14 +369,8 @@ mod tests {
             assert_eq!(g.step(b1, d), None);
         }
         let e3 = g.parse_point("e3").unwrap();
-        assert_eq!(
-            g.step(e3, Direction::NorthWest as usize),
-            g.parse_point("d4")
-        );
-        assert_eq!(
-            g.shift(1 << g.parse_point("i3").unwrap(), Direction::East as usize),
-            0
-        );
+        assert_eq!(g.step(e3, Direction::NorthWest as usize), g.parse_point("d4"));
+        assert_eq!(g.shift(1 << g.parse_point("i3").unwrap(), Direction::East as usize), 0);
         // Counting lines: each edge is counted from both ends.
         let degree: u32 = (0..8).map(|d| g.can_step[d].count_ones()).sum();
         // 40 horizontal + 36 vertical + 2·16 diagonal segments on the 9×5 board.

@@ -58,10 +58,7 @@ impl fmt::Display for FenError {
             FenErrorKind::RankWidth { got, expected } => {
                 write!(f, "this rank has {got} points but the first has {expected}")
             }
-            FenErrorKind::BoardWidth(w) => write!(
-                f,
-                "ranks have {w} points; they must have 9 (9x5) or 5 (5x5)"
-            ),
+            FenErrorKind::BoardWidth(w) => write!(f, "ranks have {w} points; they must have 9 (9x5) or 5 (5x5)"),
             FenErrorKind::RankCount(n) => write!(f, "found {n} ranks; there must be 5"),
             FenErrorKind::MissingSide => {
                 write!(f, "expected a space and the side to move (w or b)")
@@ -123,23 +120,14 @@ impl Position {
         let width = ranks[0].0.len();
         for (r, at) in &ranks[1..] {
             if r.len() != width {
-                return err(
-                    *at,
-                    FenErrorKind::RankWidth {
-                        got: r.len(),
-                        expected: width,
-                    },
-                );
+                return err(*at, FenErrorKind::RankWidth { got: r.len(), expected: width });
             }
         }
         let Some(variant) = Variant::from_width(width) else {
             return err(0, FenErrorKind::BoardWidth(width));
         };
         if ranks.len() != variant.height() as usize {
-            return err(
-                board_end.min(fen.len()),
-                FenErrorKind::RankCount(ranks.len()),
-            );
+            return err(board_end.min(fen.len()), FenErrorKind::RankCount(ranks.len()));
         }
         let rest = &fen[board_end..];
         let Some(side_text) = rest.strip_prefix(' ') else {
@@ -217,11 +205,7 @@ impl fmt::Display for Position {
                 f.write_str("/")?;
             }
         }
-        f.write_str(if self.side_to_move() == Side::White {
-            " w"
-        } else {
-            " b"
-        })
+        f.write_str(if self.side_to_move() == Side::White { " w" } else { " b" })
     }
 }
 
@@ -255,10 +239,7 @@ impl fmt::Display for NotationError {
         match &self.kind {
             NotationErrorKind::Empty => write!(f, "nothing to read"),
             NotationErrorKind::BadStep(s) => {
-                write!(
-                    f,
-                    "{s:?} is not a step (expected from-to with A or W for a capture, e.g. d3-e3A)"
-                )
+                write!(f, "{s:?} is not a step (expected from-to with A or W for a capture, e.g. d3-e3A)")
             }
             NotationErrorKind::BadPoint(s) => write!(f, "{s:?} is not a point (a1 to i5)"),
             NotationErrorKind::NotAdjacent => {
@@ -295,12 +276,7 @@ fn parse_step_at(s: &str, at: usize) -> Result<Step, NotationError> {
     let Some(dir) = Direction::from_offset(tf as i8 - ff as i8, tr as i8 - fr as i8) else {
         return err(0, NotationErrorKind::NotAdjacent);
     };
-    Ok(Step {
-        from,
-        to,
-        dir,
-        kind,
-    })
+    Ok(Step { from, to, dir, kind })
 }
 
 impl FromStr for Step {
@@ -308,10 +284,7 @@ impl FromStr for Step {
     /// Reads one step (`d3-e3`, `d3-e3A`, `d3-e3W`). Whether it is legal is the position's business.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s.is_empty() {
-            return Err(NotationError {
-                at: 0,
-                kind: NotationErrorKind::Empty,
-            });
+            return Err(NotationError { at: 0, kind: NotationErrorKind::Empty });
         }
         parse_step_at(s, 0)
     }
@@ -324,10 +297,7 @@ impl FromStr for Turn {
         let lead = s.len() - s.trim_start().len();
         let t = s.trim();
         if t.is_empty() {
-            return Err(NotationError {
-                at: 0,
-                kind: NotationErrorKind::Empty,
-            });
+            return Err(NotationError { at: 0, kind: NotationErrorKind::Empty });
         }
         let mut steps = Vec::new();
         let mut at = lead;
@@ -350,10 +320,7 @@ mod tests {
         let p = Position::start(&Rules::default());
         assert_eq!(p.to_fen(), START);
         assert_eq!(Position::from_fen(START).unwrap(), p);
-        let d = Position::start(&Rules {
-            variant: Variant::Dimy,
-            ..Rules::default()
-        });
+        let d = Position::start(&Rules { variant: Variant::Dimy, ..Rules::default() });
         assert_eq!(d.to_fen(), "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w");
         assert_eq!(Position::from_fen(&d.to_fen()).unwrap(), d);
     }
@@ -370,10 +337,7 @@ mod tests {
             ("BBBBBBBBB/BBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w", 10),
             ("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW w", 39),
             ("BBBBBBB/BBBBBBB/BWB1BWB/WWWWWWW/WWWWWWW w", 0),
-            (
-                "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w extra",
-                51,
-            ),
+            ("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w extra", 51),
             ("BBBBBBBBB/BBBBBBBBB/WWWWWWWWW/WWWWWWWWW/WWWWWWWWW w", 0),
         ];
         for &(fen, at) in cases {
@@ -391,19 +355,10 @@ mod tests {
         let t: Turn = "d3-e3A e3-e4W".parse().unwrap();
         assert_eq!(t.len(), 2);
         assert_eq!(t.to_string(), "d3-e3A e3-e4W");
-        assert_eq!(
-            "a1-c1".parse::<Step>().unwrap_err().kind,
-            NotationErrorKind::NotAdjacent
-        );
-        assert_eq!(
-            "j1-i1".parse::<Step>().unwrap_err().kind,
-            NotationErrorKind::BadPoint("j1".into())
-        );
+        assert_eq!("a1-c1".parse::<Step>().unwrap_err().kind, NotationErrorKind::NotAdjacent);
+        assert_eq!("j1-i1".parse::<Step>().unwrap_err().kind, NotationErrorKind::BadPoint("j1".into()));
         assert_eq!("d3-e3A  e3-e4W".parse::<Turn>().unwrap_err().at, 7);
-        assert_eq!(
-            "d3e3".parse::<Step>().unwrap_err().kind,
-            NotationErrorKind::BadStep("d3e3".into())
-        );
+        assert_eq!("d3e3".parse::<Step>().unwrap_err().kind, NotationErrorKind::BadStep("d3e3".into()));
         assert!("".parse::<Turn>().is_err());
         assert!("a1-a1".parse::<Step>().is_err());
     }

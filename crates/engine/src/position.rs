@@ -45,23 +45,13 @@ impl Step {
     #[inline]
     pub const fn new(from: u8, dir: Direction, kind: StepKind) -> Step {
         let to = (from as i16 + Self::delta(dir) as i16) as u8;
-        Step {
-            from,
-            to,
-            dir,
-            kind,
-        }
+        Step { from, to, dir, kind }
     }
 
     /// The step that ends a relay of the piece on `piece`.
     #[inline]
     pub const fn stop(piece: u8) -> Step {
-        Step {
-            from: piece,
-            to: piece,
-            dir: Direction::East,
-            kind: StepKind::Stop,
-        }
+        Step { from: piece, to: piece, dir: Direction::East, kind: StepKind::Stop }
     }
 
     const fn delta(dir: Direction) -> i8 {
@@ -102,10 +92,7 @@ impl StepList {
     /// An empty list.
     #[inline]
     pub fn new() -> Self {
-        StepList {
-            len: 0,
-            steps: [Step::stop(0); MAX_STEPS],
-        }
+        StepList { len: 0, steps: [Step::stop(0); MAX_STEPS] }
     }
 
     #[inline(always)]
@@ -205,11 +192,7 @@ impl fmt::Display for IllegalReason {
                 write!(f, "the game is over: the side to move has no legal step")
             }
             IllegalReason::OffBoard(p) => write!(f, "{} is not on this board", point_name(p)),
-            IllegalReason::NotYourPiece(p) => write!(
-                f,
-                "there is no piece of the side to move on {}",
-                point_name(p)
-            ),
+            IllegalReason::NotYourPiece(p) => write!(f, "there is no piece of the side to move on {}", point_name(p)),
             IllegalReason::NotJoined => write!(f, "the two points are not joined by a line"),
             IllegalReason::Occupied(p) => write!(f, "{} is occupied", point_name(p)),
             IllegalReason::CaptureCompulsory => {
@@ -218,11 +201,7 @@ impl fmt::Display for IllegalReason {
             IllegalReason::NothingToCapture => write!(f, "there is nothing to capture that way"),
             IllegalReason::VelaNoCapture => write!(f, "the vela winner may not capture yet"),
             IllegalReason::MustContinueWith(p) => {
-                write!(
-                    f,
-                    "a relay is in progress: only the piece on {} may move",
-                    point_name(p)
-                )
+                write!(f, "a relay is in progress: only the piece on {} may move", point_name(p))
             }
             IllegalReason::SameDirection => {
                 write!(f, "a relay may not go in the same direction twice in a row")
@@ -289,11 +268,7 @@ impl Position {
                     let f = f as u32;
                     if f != c {
                         let k = if f < c { f } else { f - c - 1 };
-                        if k % 2 == 0 {
-                            black |= 1 << p
-                        } else {
-                            white |= 1 << p
-                        }
+                        if k % 2 == 0 { black |= 1 << p } else { white |= 1 << p }
                     }
                 }
             }
@@ -303,13 +278,7 @@ impl Position {
 
     /// A position from raw bitboards, at the start of a game under `rules` (so the first-turn flags are set).
     /// Bits outside the board, or set for both sides, are the caller's bug; [`Position::from_fen`] checks them.
-    pub fn from_parts(
-        variant: Variant,
-        white: u64,
-        black: u64,
-        side: Side,
-        rules: &Rules,
-    ) -> Position {
+    pub fn from_parts(variant: Variant, white: u64, black: u64, side: Side, rules: &Rules) -> Position {
         let board = variant.geometry().board;
         debug_assert!(white & !board == 0 && black & !board == 0 && white & black == 0);
         let mut flags = 0;
@@ -325,11 +294,7 @@ impl Position {
         let (vela_winner, vela_left) = match rules.vela {
             Some(Vela { winner, captured }) => {
                 let t = Vela::threshold(variant);
-                if captured < t {
-                    (winner as u8, t - captured)
-                } else {
-                    (NO_VELA, 0)
-                }
+                if captured < t { (winner as u8, t - captured) } else { (NO_VELA, 0) }
             }
             None => (NO_VELA, 0),
         };
@@ -352,21 +317,11 @@ impl Position {
 
     /// The same pieces and side to move with other rules (flags reset to a game start under `rules`).
     pub fn with_rules(&self, rules: &Rules) -> Position {
-        Position::from_parts(
-            self.variant,
-            self.pieces[0],
-            self.pieces[1],
-            self.side,
-            rules,
-        )
+        Position::from_parts(self.variant, self.pieces[0], self.pieces[1], self.side, rules)
     }
 
     fn compute_key(&self) -> u64 {
-        let mut k = if self.side == Side::Black {
-            zobrist::SIDE
-        } else {
-            0
-        };
+        let mut k = if self.side == Side::Black { zobrist::SIDE } else { 0 };
         for s in Side::BOTH {
             let mut bb = self.pieces[s.index()];
             while bb != 0 {
@@ -440,8 +395,7 @@ impl Position {
 
     /// Direction of the previous step of the relay in progress.
     pub fn relay_direction(&self) -> Option<Direction> {
-        self.in_relay()
-            .then(|| Direction::from_index(self.relay_dir))
+        self.in_relay().then(|| Direction::from_index(self.relay_dir))
     }
 
     /// Points the relaying piece has stood on this turn (its start included); 0 outside a relay.
@@ -476,17 +430,10 @@ impl Position {
         Rules {
             variant: self.variant,
             first_player: Side::White,
-            relay: if self.flags & OPT_LINES != 0 {
-                RelayRule::Lines
-            } else {
-                RelayRule::Default
-            },
+            relay: if self.flags & OPT_LINES != 0 { RelayRule::Lines } else { RelayRule::Default },
             first_turn_no_relay: self.flags & OPT_FIRST_NO_RELAY != 0,
             single_first_capture: self.flags & OPT_SINGLE_FIRST != 0,
-            vela: self.vela().map(|(winner, left)| Vela {
-                winner,
-                captured: Vela::threshold(self.variant) - left,
-            }),
+            vela: self.vela().map(|(winner, left)| Vela { winner, captured: Vela::threshold(self.variant) - left }),
             draw: Default::default(),
         }
     }
@@ -498,9 +445,7 @@ impl Position {
         let mut h = self.key;
         if self.in_relay() {
             let mut r = zobrist::mix(self.visited ^ zobrist::RELAY);
-            r ^= zobrist::mix(
-                ((self.relay_piece as u64) << 8 | self.relay_dir as u64) ^ zobrist::RELAY_PIECE,
-            );
+            r ^= zobrist::mix(((self.relay_piece as u64) << 8 | self.relay_dir as u64) ^ zobrist::RELAY_PIECE);
             if self.flags & OPT_LINES != 0 {
                 for (i, s) in self.segments.iter().enumerate() {
                     r ^= zobrist::mix(s.rotate_left(i as u32 * 13) ^ zobrist::SEGMENTS[i]);
@@ -508,8 +453,7 @@ impl Position {
             }
             h ^= r;
         }
-        let state =
-            (self.flags as u64) | (self.vela_winner as u64) << 8 | (self.vela_left as u64) << 16;
+        let state = (self.flags as u64) | (self.vela_winner as u64) << 8 | (self.vela_left as u64) << 16;
         if state != 0 {
             h ^= zobrist::mix(state ^ zobrist::FLAGS);
         }
@@ -524,10 +468,7 @@ impl Position {
 
     #[inline(always)]
     fn own_opp(&self) -> (u64, u64) {
-        (
-            self.pieces[self.side.index()],
-            self.pieces[self.side.opponent().index()],
-        )
+        (self.pieces[self.side.index()], self.pieces[self.side.opponent().index()])
     }
 
     /// Whether the side to move may capture at all (not the vela winner during the vela phase).
@@ -612,9 +553,7 @@ impl Position {
         let g = self.geometry();
         let (own, opp) = self.own_opp();
         let empty = g.board & !(own | opp);
-        (0..8)
-            .map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones())
-            .sum()
+        (0..8).map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones()).sum()
     }
 
     /// Whether the relaying piece on `p` may step in direction `d` (direction, revisit and segment rules only).
@@ -645,21 +584,11 @@ impl Position {
             let dir = Direction::from_index(d as u8);
             let beyond = g.neighbor[d][to as usize];
             if beyond != NO_POINT && opp >> beyond & 1 == 1 {
-                out.push(Step {
-                    from: p,
-                    to,
-                    dir,
-                    kind: StepKind::Approach,
-                });
+                out.push(Step { from: p, to, dir, kind: StepKind::Approach });
             }
             let behind = g.neighbor[(d + 4) & 7][p as usize];
             if behind != NO_POINT && opp >> behind & 1 == 1 {
-                out.push(Step {
-                    from: p,
-                    to,
-                    dir,
-                    kind: StepKind::Withdrawal,
-                });
+                out.push(Step { from: p, to, dir, kind: StepKind::Withdrawal });
             }
         }
     }
@@ -699,9 +628,7 @@ impl Position {
             }
             let beyond = g.neighbor[d][to as usize];
             let behind = g.neighbor[(d + 4) & 7][p as usize];
-            if (beyond != NO_POINT && opp >> beyond & 1 == 1)
-                || (behind != NO_POINT && opp >> behind & 1 == 1)
-            {
+            if (beyond != NO_POINT && opp >> beyond & 1 == 1) || (behind != NO_POINT && opp >> behind & 1 == 1) {
                 return true;
             }
         }
@@ -747,10 +674,7 @@ impl Position {
         let g = self.geometry();
         let (_, opp) = self.own_opp();
         let (mut p, d) = match step.kind {
-            StepKind::Approach => (
-                g.neighbor[step.dir.index()][step.to as usize],
-                step.dir.index(),
-            ),
+            StepKind::Approach => (g.neighbor[step.dir.index()][step.to as usize], step.dir.index()),
             StepKind::Withdrawal => {
                 let o = step.dir.opposite().index();
                 (g.neighbor[o][step.from as usize], o)
@@ -810,17 +734,11 @@ impl Position {
             StepKind::Paika => {
                 self.move_piece(step.from, step.to);
                 self.end_turn(false);
-                StepEffect {
-                    captured: 0,
-                    turn_ended: true,
-                }
+                StepEffect { captured: 0, turn_ended: true }
             }
             StepKind::Stop => {
                 self.end_turn(true);
-                StepEffect {
-                    captured: 0,
-                    turn_ended: true,
-                }
+                StepEffect { captured: 0, turn_ended: true }
             }
             StepKind::Approach | StepKind::Withdrawal => {
                 let run = self.captured_by(step);
@@ -851,17 +769,11 @@ impl Position {
                     self.relay_piece = step.to;
                     self.relay_dir = step.dir as u8;
                     if self.has_continuation() {
-                        return StepEffect {
-                            captured: run,
-                            turn_ended: false,
-                        };
+                        return StepEffect { captured: run, turn_ended: false };
                     }
                 }
                 self.end_turn(true);
-                StepEffect {
-                    captured: run,
-                    turn_ended: true,
-                }
+                StepEffect { captured: run, turn_ended: true }
             }
         }
     }
@@ -962,10 +874,7 @@ mod tests {
         assert_eq!(p.piece_at(pt("b3")), Some(Side::White));
         assert_eq!(p.piece_at(pt("f3")), Some(Side::Black));
         assert_eq!(p.piece_at(pt("i3")), Some(Side::White));
-        let d = Position::start(&Rules {
-            variant: Variant::Dimy,
-            ..Rules::default()
-        });
+        let d = Position::start(&Rules { variant: Variant::Dimy, ..Rules::default() });
         assert_eq!(d.count(Side::White), 12);
         assert_eq!(d.count(Side::Black), 12);
         assert_eq!(d.piece_at(pt("a3")), Some(Side::Black));

@@ -94,10 +94,7 @@ impl DrawRule {
 
 impl Default for DrawRule {
     fn default() -> Self {
-        DrawRule {
-            repetitions: 3,
-            no_capture_turns: Self::DEFAULT_NO_CAPTURE_TURNS,
-        }
+        DrawRule { repetitions: 3, no_capture_turns: Self::DEFAULT_NO_CAPTURE_TURNS }
     }
 }
 

@@ -76,11 +76,7 @@ impl fmt::Display for IllegalTurn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalTurn::Empty => write!(f, "the turn has no step"),
-            IllegalTurn::Step {
-                index,
-                step,
-                reason,
-            } => {
+            IllegalTurn::Step { index, step, reason } => {
                 write!(f, "step {} ({step}) is illegal: {reason}", index + 1)
             }
             IllegalTurn::TurnOver { index, step } => {
@@ -90,11 +86,9 @@ impl fmt::Display for IllegalTurn {
                     index + 1
                 )
             }
-            IllegalTurn::ExplicitStop { index } => write!(
-                f,
-                "step {} is a stop, which turn notation leaves out",
-                index + 1
-            ),
+            IllegalTurn::ExplicitStop { index } => {
+                write!(f, "step {} is a stop, which turn notation leaves out", index + 1)
+            }
         }
     }
 }
@@ -127,11 +121,7 @@ impl Position {
             if index > 0 && effects.last().is_some_and(|e: &StepEffect| e.turn_ended) {
                 return Err(IllegalTurn::TurnOver { index, step });
             }
-            let e = pos.try_step(step).map_err(|reason| IllegalTurn::Step {
-                index,
-                step,
-                reason,
-            })?;
+            let e = pos.try_step(step).map_err(|reason| IllegalTurn::Step { index, step, reason })?;
             effects.push(e);
         }
         pos.stop_relay();

@@ -36,11 +36,6 @@ pub const RELAY: u64 = splitmix(0x2E1A);
 /// Salt of the relaying piece and its last direction.
 pub const RELAY_PIECE: u64 = splitmix(0x2E1B);
 /// Salts of the travelled segments ("lines" relay rule), one per axis.
-pub const SEGMENTS: [u64; 4] = [
-    splitmix(0x5E60),
-    splitmix(0x5E61),
-    splitmix(0x5E62),
-    splitmix(0x5E63),
-];
+pub const SEGMENTS: [u64; 4] = [splitmix(0x5E60), splitmix(0x5E61), splitmix(0x5E62), splitmix(0x5E63)];
 /// Salt of the rule flags and vela state.
 pub const FLAGS: u64 = splitmix(0xF1A6);
