@@ -214,7 +214,16 @@ pub struct Geometry {
     pub can_step: [u64; 8],
     /// `neighbor[d][p]`: the point one step from `p` in direction `d`, or [`NO_POINT`].
     pub neighbor: [[u8; 64]; 8],
+    /// `ray[d][p]`: the points from `p` (included) onward along the line in direction `d`.
+    pub ray: [[u64; 64]; 8],
+    /// `adjacent[p]`: the points joined to `p` by a line.
+    pub adjacent: [u64; 64],
+    /// `dir_by_delta[to - from + 10]`: direction index of a step with that bit-index change.
+    pub dir_by_delta: [u8; 21],
 }
+
+/// Bit-index change of one step in each direction (the same on both boards).
+pub const DELTA: [i8; 8] = [1, 10, 9, 8, -1, -10, -9, -8];
 
 impl Geometry {
     const fn build(variant: Variant) -> Geometry {
@@ -258,15 +267,49 @@ impl Geometry {
             }
             p += 1;
         }
-        Geometry { variant, width, height, points: width * height, board, strong, delta, can_step, neighbor }
+        let mut ray = [[0u64; 64]; 8];
+        let mut adjacent = [0u64; 64];
+        let mut dir_by_delta = [NO_POINT; 21];
+        let mut d = 0;
+        while d < 8 {
+            dir_by_delta[(delta[d] + 10) as usize] = d as u8;
+            let mut p = 0;
+            while p < 64 {
+                if board >> p & 1 == 1 {
+                    let mut q = p as u8;
+                    while q != NO_POINT {
+                        ray[d][p] |= 1 << q;
+                        q = neighbor[d][q as usize];
+                    }
+                    if neighbor[d][p] != NO_POINT {
+                        adjacent[p] |= 1 << neighbor[d][p];
+                    }
+                }
+                p += 1;
+            }
+            d += 1;
+        }
+        Geometry {
+            variant,
+            width,
+            height,
+            points: width * height,
+            board,
+            strong,
+            delta,
+            can_step,
+            neighbor,
+            ray,
+            adjacent,
+            dir_by_delta,
+        }
     }
 
     /// Shifts every point of `bb` that can step in direction `d` by one step in that direction.
     #[inline(always)]
     pub fn shift(&self, bb: u64, d: usize) -> u64 {
         let m = bb & self.can_step[d];
-        let s = self.delta[d];
-        if s > 0 { m << s } else { m >> (-s) }
+        if d < 4 { m << DELTA[d] } else { m >> DELTA[d - 4] }
     }
 
     /// The neighbour of `p` in direction `d`, if on a line.

@@ -4,6 +4,7 @@ use crate::geometry::{Direction, Geometry, NO_POINT, STRIDE, Variant, point_name
 use crate::rules::{RelayRule, Rules, Side, Vela};
 use crate::zobrist;
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// What kind of step a [`Step`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,11 +76,11 @@ impl fmt::Display for Step {
 /// (own piece → empty point) pair, which is at most two captures or one paika step; plus a stop.
 pub const MAX_STEPS: usize = 2 * 108 + 1;
 
-/// A fixed-capacity list of steps, filled by the move generator without allocating.
+/// A fixed-capacity list of steps, filled by the move generator without allocating or zeroing.
 #[derive(Clone)]
 pub struct StepList {
     len: usize,
-    steps: [Step; MAX_STEPS],
+    steps: [MaybeUninit<Step>; MAX_STEPS],
 }
 
 impl Default for StepList {
@@ -92,12 +93,12 @@ impl StepList {
     /// An empty list.
     #[inline]
     pub fn new() -> Self {
-        StepList { len: 0, steps: [Step::stop(0); MAX_STEPS] }
+        StepList { len: 0, steps: [const { MaybeUninit::uninit() }; MAX_STEPS] }
     }
 
     #[inline(always)]
     fn push(&mut self, s: Step) {
-        self.steps[self.len] = s;
+        self.steps[self.len] = MaybeUninit::new(s);
         self.len += 1;
     }
 
@@ -122,13 +123,15 @@ impl StepList {
     /// The steps as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Step] {
-        &self.steps[..self.len]
+        // SAFETY: the first `len` entries were written by `push`, and `Step` is `Copy` (no drop).
+        unsafe { std::slice::from_raw_parts(self.steps.as_ptr().cast::<Step>(), self.len) }
     }
 
     /// Mutable access, for move ordering.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Step] {
-        &mut self.steps[..self.len]
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.steps.as_mut_ptr().cast::<Step>(), self.len) }
     }
 
     /// Iterates over the steps.
@@ -512,22 +515,17 @@ impl Position {
         let g = self.geometry();
         let (own, opp) = self.own_opp();
         let empty = g.board & !(own | opp);
-        for d in 0..8 {
-            let o = (d + 4) & 7;
-            let dir = Direction::from_index(d as u8);
-            let ahead_empty = g.shift(empty, o); // points whose d-neighbour is empty
-            let mut app = own & ahead_empty & g.shift(g.shift(opp, o), o);
-            let mut wd = own & ahead_empty & g.shift(opp, d);
-            while app != 0 {
-                let p = app.trailing_zeros() as u8;
-                app &= app - 1;
-                out.push(Step::new(p, dir, StepKind::Approach));
-            }
-            while wd != 0 {
-                let p = wd.trailing_zeros() as u8;
-                wd &= wd - 1;
-                out.push(Step::new(p, dir, StepKind::Withdrawal));
-            }
+        // Each pair of opposite directions shares its shifted boards.
+        for d in 0..4 {
+            let o = d + 4;
+            let opp_d = g.shift(opp, d); // points with an enemy one step behind them (direction o)
+            let opp_o = g.shift(opp, o); // points with an enemy one step ahead (direction d)
+            let ahead_d = own & g.shift(empty, o); // own pieces that can step in d
+            let ahead_o = own & g.shift(empty, d); // own pieces that can step in o
+            push_steps(out, ahead_d & g.shift(opp_o, o), d, StepKind::Approach);
+            push_steps(out, ahead_d & opp_d, d, StepKind::Withdrawal);
+            push_steps(out, ahead_o & g.shift(opp_d, d), o, StepKind::Approach);
+            push_steps(out, ahead_o & opp_o, o, StepKind::Withdrawal);
         }
     }
 
@@ -537,13 +535,7 @@ impl Position {
         let (own, opp) = self.own_opp();
         let empty = g.board & !(own | opp);
         for d in 0..8 {
-            let mut m = own & g.shift(empty, (d + 4) & 7);
-            let dir = Direction::from_index(d as u8);
-            while m != 0 {
-                let p = m.trailing_zeros() as u8;
-                m &= m - 1;
-                out.push(Step::new(p, dir, StepKind::Paika));
-            }
+            push_steps(out, own & g.shift(empty, (d + 4) & 7), d, StepKind::Paika);
         }
     }
 
@@ -556,83 +548,69 @@ impl Position {
         (0..8).map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones()).sum()
     }
 
-    /// Whether the relaying piece on `p` may step in direction `d` (direction, revisit and segment rules only).
+    /// Calls `f(direction, destination, is_approach)` for every capturing continuation of the relay in progress; stops early
+    /// when `f` returns true, and returns whether it did.
     #[inline(always)]
-    fn relay_allows(&self, p: u8, d: usize, to: u8) -> bool {
-        if d as u8 == self.relay_dir {
-            return false;
+    fn for_each_continuation(&self, mut f: impl FnMut(usize, u8, bool) -> bool) -> bool {
+        let g = self.geometry();
+        let (_, opp) = self.own_opp();
+        let p = self.relay_piece as usize;
+        let mut cand = g.adjacent[p] & self.empty();
+        let same = g.neighbor[self.relay_dir as usize][p];
+        if same != NO_POINT {
+            cand &= !(1 << same);
         }
-        if self.flags & OPT_LINES != 0 {
-            let (axis, lo) = self.geometry().segment(p, d);
-            self.segments[axis] >> lo & 1 == 0
-        } else {
-            self.visited >> to & 1 == 0
+        let lines = self.flags & OPT_LINES != 0;
+        if !lines {
+            cand &= !self.visited;
         }
+        while cand != 0 {
+            let to = cand.trailing_zeros() as u8;
+            cand &= cand - 1;
+            let d = g.dir_by_delta[(to as i32 - p as i32 + 10) as usize] as usize;
+            if lines {
+                let (axis, lo) = g.segment(p as u8, d);
+                if self.segments[axis] >> lo & 1 == 1 {
+                    continue;
+                }
+            }
+            let beyond = g.neighbor[d][to as usize];
+            if beyond != NO_POINT && opp >> beyond & 1 == 1 && f(d, to, true) {
+                return true;
+            }
+            let behind = g.neighbor[(d + 4) & 7][p];
+            if behind != NO_POINT && opp >> behind & 1 == 1 && f(d, to, false) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Appends the capturing continuations of the relay in progress.
     fn gen_continuations(&self, out: &mut StepList) {
-        let g = self.geometry();
-        let (_, opp) = self.own_opp();
-        let empty = self.empty();
-        let p = self.relay_piece;
-        for d in 0..8 {
-            let to = g.neighbor[d][p as usize];
-            if to == NO_POINT || empty >> to & 1 == 0 || !self.relay_allows(p, d, to) {
-                continue;
-            }
-            let dir = Direction::from_index(d as u8);
-            let beyond = g.neighbor[d][to as usize];
-            if beyond != NO_POINT && opp >> beyond & 1 == 1 {
-                out.push(Step { from: p, to, dir, kind: StepKind::Approach });
-            }
-            let behind = g.neighbor[(d + 4) & 7][p as usize];
-            if behind != NO_POINT && opp >> behind & 1 == 1 {
-                out.push(Step { from: p, to, dir, kind: StepKind::Withdrawal });
-            }
-        }
+        let from = self.relay_piece;
+        self.for_each_continuation(|d, to, approach| {
+            let kind = if approach { StepKind::Approach } else { StepKind::Withdrawal };
+            out.push(Step { from, to, dir: Direction::from_index(d as u8), kind });
+            false
+        });
     }
 
     /// Number of capturing continuations of the relay in progress.
     #[inline]
     pub fn count_continuations(&self) -> u32 {
-        let g = self.geometry();
-        let (_, opp) = self.own_opp();
-        let empty = self.empty();
-        let p = self.relay_piece;
         let mut n = 0;
-        for d in 0..8 {
-            let to = g.neighbor[d][p as usize];
-            if to == NO_POINT || empty >> to & 1 == 0 || !self.relay_allows(p, d, to) {
-                continue;
-            }
-            let beyond = g.neighbor[d][to as usize];
-            n += (beyond != NO_POINT && opp >> beyond & 1 == 1) as u32;
-            let behind = g.neighbor[(d + 4) & 7][p as usize];
-            n += (behind != NO_POINT && opp >> behind & 1 == 1) as u32;
-        }
+        self.for_each_continuation(|_, _, _| {
+            n += 1;
+            false
+        });
         n
     }
 
     /// Whether the relay in progress has a capturing continuation.
     #[inline]
     fn has_continuation(&self) -> bool {
-        let g = self.geometry();
-        let (_, opp) = self.own_opp();
-        let empty = self.empty();
-        let p = self.relay_piece;
-        for d in 0..8 {
-            let to = g.neighbor[d][p as usize];
-            if to == NO_POINT || empty >> to & 1 == 0 || !self.relay_allows(p, d, to) {
-                continue;
-            }
-            let beyond = g.neighbor[d][to as usize];
-            let behind = g.neighbor[(d + 4) & 7][p as usize];
-            if (beyond != NO_POINT && opp >> beyond & 1 == 1) || (behind != NO_POINT && opp >> behind & 1 == 1) {
-                return true;
-            }
-        }
-        false
+        self.for_each_continuation(|_, _, _| true)
     }
 
     /// Fills `out` with every legal step: during a relay, its capturing continuations and [`StepKind::Stop`];
@@ -673,7 +651,7 @@ impl Position {
     pub fn captured_by(&self, step: Step) -> u64 {
         let g = self.geometry();
         let (_, opp) = self.own_opp();
-        let (mut p, d) = match step.kind {
+        let (start, d) = match step.kind {
             StepKind::Approach => (g.neighbor[step.dir.index()][step.to as usize], step.dir.index()),
             StepKind::Withdrawal => {
                 let o = step.dir.opposite().index();
@@ -681,16 +659,20 @@ impl Position {
             }
             _ => return 0,
         };
-        let mut run = 0u64;
-        let one_only = self.vela_winner == self.side.opponent() as u8;
-        while p != NO_POINT && opp >> p & 1 == 1 {
-            run |= 1 << p;
-            if one_only {
-                break;
-            }
-            p = g.neighbor[d][p as usize];
+        if start == NO_POINT || opp >> start & 1 == 0 {
+            return 0;
         }
-        run
+        if self.vela_winner == self.side.opponent() as u8 {
+            return 1 << start;
+        }
+        // The run ends at the first point along the ray that is not an enemy piece.
+        let ray = g.ray[d][start as usize];
+        let stops = ray & !opp;
+        if d < 4 {
+            ray & (stops & stops.wrapping_neg()).wrapping_sub(1)
+        } else {
+            ray & !u64::MAX.checked_shr(stops.leading_zeros()).unwrap_or(0)
+        }
     }
 
     #[inline(always)]
@@ -852,6 +834,16 @@ impl Position {
         if self.in_relay() {
             self.end_turn(true);
         }
+    }
+}
+
+#[inline(always)]
+fn push_steps(out: &mut StepList, mut origins: u64, d: usize, kind: StepKind) {
+    let dir = Direction::from_index(d as u8);
+    while origins != 0 {
+        let p = origins.trailing_zeros() as u8;
+        origins &= origins - 1;
+        out.push(Step::new(p, dir, kind));
     }
 }
 

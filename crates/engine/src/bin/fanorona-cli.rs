@@ -1,1 +1,238 @@
-fn main() {}
+//! `fanorona-cli`: perft, legal turns, applying turns and benchmarks from the command line.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use fanorona_engine::turns::Perft;
+use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "fanorona-cli", version, about = "Fanorona engine: perft, legal turns, apply turns, benchmarks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Turn-level perft: prints `<depth> <count>` for every depth 1..=DEPTH.
+    Perft {
+        /// Number of turns.
+        depth: u32,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Count single steps (a relay stop is a step) instead of whole turns.
+        #[arg(long)]
+        steps: bool,
+        /// Print the count below each legal turn at DEPTH.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Every legal turn, one per line, in turn notation.
+    Moves {
+        #[command(flatten)]
+        pos: PositionArgs,
+    },
+    /// Prints the position after a turn as FEN; an illegal turn exits with code 2.
+    Apply {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// The turn in turn notation, e.g. "d3-e3A e3-e4W" (one argument or several).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        turn: Vec<String>,
+    },
+    /// Perft throughput from fixed positions (turns/s and steps/s).
+    Bench {
+        /// Perft depth for the start position (deeper is slower).
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+    },
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum RelayArg {
+    /// No same direction twice in a row, no revisiting a point (RULES.md default).
+    Default,
+    /// Change direction each step, never travel a segment twice.
+    Lines,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum SideArg {
+    White,
+    Black,
+}
+
+impl From<SideArg> for Side {
+    fn from(s: SideArg) -> Side {
+        match s {
+            SideArg::White => Side::White,
+            SideArg::Black => Side::Black,
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum VariantArg {
+    /// 9×5 Fanoron-Tsivy.
+    Tsivy,
+    /// 5×5 Fanoron-Dimy.
+    Dimy,
+}
+
+/// The position and the rule options that apply to it.
+#[derive(Args)]
+struct PositionArgs {
+    /// Position in FEN (default: the start position of the variant).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Board for the start position (a FEN decides by its width).
+    #[arg(long, value_enum, default_value_t = VariantArg::Tsivy)]
+    variant: VariantArg,
+    /// Relay restriction.
+    #[arg(long, value_enum, default_value_t = RelayArg::Default)]
+    rules: RelayArg,
+    /// The game's first turn ends after its first capture.
+    #[arg(long)]
+    first_turn_no_relay: bool,
+    /// Each player's first capturing turn ends after one capture.
+    #[arg(long)]
+    single_first_capture: bool,
+    /// Who moves first in the start position.
+    #[arg(long, value_enum, default_value_t = SideArg::White)]
+    first: SideArg,
+    /// Vela game: the previous winner, who may not capture yet.
+    #[arg(long, value_enum)]
+    vela_winner: Option<SideArg>,
+    /// Vela game: how many of the winner's pieces are already captured.
+    #[arg(long, default_value_t = 0, requires = "vela_winner")]
+    vela_captured: u8,
+}
+
+impl PositionArgs {
+    fn rules(&self) -> Rules {
+        Rules {
+            variant: match self.variant {
+                VariantArg::Tsivy => Variant::Tsivy,
+                VariantArg::Dimy => Variant::Dimy,
+            },
+            first_player: self.first.into(),
+            relay: match self.rules {
+                RelayArg::Default => RelayRule::Default,
+                RelayArg::Lines => RelayRule::Lines,
+            },
+            first_turn_no_relay: self.first_turn_no_relay,
+            single_first_capture: self.single_first_capture,
+            vela: self.vela_winner.map(|w| Vela { winner: w.into(), captured: self.vela_captured }),
+            ..Rules::default()
+        }
+    }
+
+    fn position(&self) -> Result<Position, String> {
+        let rules = self.rules();
+        match &self.fen {
+            None => Ok(Position::start(&rules)),
+            Some(f) => Position::from_fen_with_rules(f, &rules).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Perft { depth, pos, steps, divide } => {
+            let p = pos.position()?;
+            if divide {
+                let mut turns = p.legal_turns();
+                turns.sort_by_cached_key(|t| t.to_string());
+                let mut total = 0;
+                for t in turns {
+                    let mut c = p;
+                    c.play_turn(&t).map_err(|e| e.to_string())?;
+                    let n = if depth <= 1 { 1 } else { c.perft(depth - 1) };
+                    total += n;
+                    println!("{t}: {n}");
+                }
+                println!("total {total}");
+                return Ok(());
+            }
+            for d in 1..=depth {
+                let n = if steps { p.perft_steps(d) } else { p.perft(d) };
+                println!("{d} {n}");
+            }
+        }
+        Command::Moves { pos } => {
+            let p = pos.position()?;
+            let mut turns: Vec<String> = p.legal_turns().iter().map(|t| t.to_string()).collect();
+            turns.sort();
+            for t in turns {
+                println!("{t}");
+            }
+        }
+        Command::Apply { pos, turn } => {
+            let mut p = pos.position()?;
+            let text = turn.join(" ");
+            let t: Turn = text.parse().map_err(|e| format!("{e}"))?;
+            p.play_turn(&t).map_err(|e| format!("illegal turn {text:?}: {e}"))?;
+            println!("{}", p.to_fen());
+        }
+        Command::Bench { depth } => bench(depth),
+    }
+    Ok(())
+}
+
+/// Middlegame positions with relays available, reached by play from the start (fixed for comparable figures).
+const BENCH_FENS: [&str; 3] = [
+    "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+    "BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w",
+    "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW b",
+];
+
+fn bench(start_depth: u32) {
+    println!("perft throughput (turn-level, bulk-counted at the last turn; steps = steps played)");
+    let mut total_turns = 0u64;
+    let mut total_steps = 0u64;
+    let mut total_secs = 0f64;
+    for (i, fen) in BENCH_FENS.iter().enumerate() {
+        let p = Position::from_fen(fen).expect("bench FEN is valid");
+        let depth = if i == 0 { start_depth } else { start_depth.saturating_sub(2).max(1) };
+        let mut perft = Perft::default();
+        let t0 = Instant::now();
+        let n = perft.turns(&p, depth);
+        let secs = t0.elapsed().as_secs_f64().max(1e-9);
+        total_turns += perft.leaf_turns;
+        total_steps += perft.steps_played;
+        total_secs += secs;
+        println!(
+            "  {fen}  depth {depth}: {n} turns in {secs:.3} s = {:.1} M turns/s, {:.1} M steps/s",
+            n as f64 / secs / 1e6,
+            perft.steps_played as f64 / secs / 1e6
+        );
+    }
+    println!(
+        "total: {:.1} M turns/s, {:.1} M steps/s",
+        total_turns as f64 / total_secs / 1e6,
+        total_steps as f64 / total_secs / 1e6
+    );
+    let p = Position::from_fen(BENCH_FENS[1]).expect("bench FEN is valid");
+    let mut perft = Perft::default();
+    let t0 = Instant::now();
+    let n = perft.steps(&p, 7);
+    let secs = t0.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "step-level perft 7 from the second position: {n} leaves, {} steps played in {secs:.3} s = {:.1} M steps/s (leaves included: {:.1} M/s)",
+        perft.steps_played,
+        perft.steps_played as f64 / secs / 1e6,
+        (perft.steps_played + n) as f64 / secs / 1e6
+    );
+}
