@@ -7,12 +7,18 @@
 //! - [`turns`]: whole turns (every stopping point of a relay), perft.
 //! - [`notation`]: FEN and turn notation.
 //! - [`game`]: a game record with results, draws and undo/redo.
+//! - [`search`]: the alpha-beta search that plays and gives hints.
+//! - [`levels`]: CPU levels, draw offers and hints.
+//! - [`protocol`]: the line protocol of `fanorona-cli engine`.
 
 pub mod game;
 pub mod geometry;
+pub mod levels;
 pub mod notation;
 pub mod position;
+pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod turns;
 mod zobrist;
 

@@ -41,6 +41,8 @@ enum Command {
         #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
         turn: Vec<String>,
     },
+    /// The engine protocol on standard input and output (see the README).
+    Engine,
     /// Perft throughput from fixed positions (turns/s and steps/s).
     Bench {
         /// Perft depth for the start position (deeper is slower).
@@ -187,6 +189,10 @@ fn run(command: Command) -> Result<(), String> {
             println!("{}", p.to_fen());
         }
         Command::Bench { depth } => bench(depth),
+        Command::Engine => {
+            let out: fanorona_engine::protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            fanorona_engine::protocol::run(std::io::stdin().lock(), out);
+        }
     }
     Ok(())
 }

@@ -1,0 +1,217 @@
+//! The engine protocol of `fanorona-cli engine`: a UCI-like line protocol on standard input and output.
+//!
+//! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
+//! `go movetime <ms>` / `go nodes <n>` (answered by `info …` lines and `bestmove <TURN>`), `stop`, `eval`,
+//! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `quit`.
+//! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
+
+use crate::game::Game;
+use crate::levels::Level;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::search::{Info, Limits, Searcher, evaluate, score_text};
+use crate::turns::Turn;
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Where protocol output goes; shared with the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+fn say(out: &Output, line: &str) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// Formats a score for the protocol: `cp <hundredths of a piece>`, `win <turns>` or `loss <turns>`.
+pub fn protocol_score(score: i32) -> String {
+    use crate::search::{WIN, WIN_BOUND};
+    if score > WIN_BOUND {
+        format!("win {}", WIN - score)
+    } else if score < -WIN_BOUND {
+        format!("loss {}", WIN + score)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Formats a search progress report as an `info` line (turns of the PV separated by `,`).
+pub fn info_line(i: &Info) -> String {
+    let pv: Vec<String> = i.pv.iter().map(|t| t.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        protocol_score(i.score),
+        i.nodes,
+        i.nps(),
+        i.elapsed.as_millis(),
+        pv.join(", ")
+    )
+}
+
+/// One protocol session: the current game and the engine.
+pub struct Session {
+    game: Game,
+    searcher: Option<Searcher>,
+    running: Option<JoinHandle<Searcher>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    level: Option<Level>,
+    out: Output,
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Output) -> Session {
+        let searcher = Searcher::new(64);
+        Session {
+            stop: searcher.stop_flag(),
+            game: Game::new(Rules::default()),
+            searcher: Some(searcher),
+            running: None,
+            level: None,
+            out,
+        }
+    }
+
+    fn wait(&mut self) {
+        if let Some(h) = self.running.take() {
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    say(&self.out, "error the search thread failed; starting a fresh engine");
+                    let s = Searcher::new(64);
+                    self.stop = s.stop_flag();
+                    self.searcher = Some(s);
+                }
+            }
+        }
+    }
+
+    /// Handles one command line; returns false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "" => {}
+            "quit" => {
+                self.stop.store(true, Ordering::Relaxed);
+                self.wait();
+                return false;
+            }
+            "isready" => say(&self.out, "readyok"),
+            "stop" => {
+                self.stop.store(true, Ordering::Relaxed);
+                self.wait();
+            }
+            "newgame" => {
+                self.wait();
+                self.game = Game::new(Rules::default());
+                if let Some(s) = &mut self.searcher {
+                    s.clear();
+                }
+            }
+            "position" => {
+                self.wait();
+                let rules = *self.game.rules();
+                if rest == "startpos" {
+                    self.game = Game::new(rules);
+                } else if let Some(fen) = rest.strip_prefix("fen ") {
+                    match Position::from_fen_with_rules(fen.trim(), &rules) {
+                        Ok(p) => self.game = Game::from_position(p, Rules { variant: p.variant(), ..rules }),
+                        Err(e) => say(&self.out, &format!("error {e}")),
+                    }
+                } else {
+                    say(&self.out, "error usage: position startpos | position fen <FEN>");
+                }
+            }
+            "play" => {
+                self.wait();
+                match rest.parse::<Turn>() {
+                    Ok(t) => {
+                        if let Err(e) = self.game.play_turn(&t) {
+                            say(&self.out, &format!("error {e}"));
+                        }
+                    }
+                    Err(e) => say(&self.out, &format!("error {e}")),
+                }
+            }
+            "eval" => {
+                self.wait();
+                let p = *self.game.position();
+                say(&self.out, &format!("eval {} ({})", protocol_score(evaluate(&p)), score_text(evaluate(&p))));
+            }
+            "level" => match rest.parse::<u8>().ok().and_then(Level::from_number) {
+                Some(l) => self.level = Some(l),
+                None if rest == "off" || rest == "max" => self.level = None,
+                None => say(&self.out, "error usage: level <1-5> | level max"),
+            },
+            "go" => self.go(rest),
+            "fen" => say(&self.out, &self.game.position().to_fen()),
+            _ => say(&self.out, &format!("error unknown command {cmd:?}")),
+        }
+        true
+    }
+
+    fn go(&mut self, args: &str) {
+        self.wait();
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let mut limits = Limits::default();
+        let mut i = 0;
+        while i < words.len() {
+            let value = words.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+            match (words[i], value) {
+                ("depth", Some(v)) => limits.depth = Some(v.clamp(1, 200) as u32),
+                ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(v)),
+                ("nodes", Some(v)) => limits.nodes = Some(v),
+                ("infinite", _) => {
+                    i += 1;
+                    continue;
+                }
+                _ => {
+                    say(&self.out, "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go infinite");
+                    return;
+                }
+            }
+            i += 2;
+        }
+        if let Some(o) = self.game.outcome() {
+            say(&self.out, &format!("info string game over: {o}"));
+            say(&self.out, "bestmove (none)");
+            return;
+        }
+        let Some(mut searcher) = self.searcher.take() else { return };
+        let pos = *self.game.position();
+        let history = crate::levels::history_hashes(&self.game);
+        let out = self.out.clone();
+        let level = self.level;
+        let seed = self.game.turns().len() as u64;
+        self.running = Some(std::thread::spawn(move || {
+            let best = match level {
+                Some(l) => l.choose(&mut searcher, &pos, &history, seed, limits),
+                None => searcher.search(&pos, &history, limits, |i| say(&out, &info_line(i))).best,
+            };
+            match best {
+                Some(t) => say(&out, &format!("bestmove {t}")),
+                None => say(&out, "bestmove (none)"),
+            }
+            searcher
+        }));
+    }
+}
+
+/// Runs the protocol until `quit` or end of input.
+pub fn run(input: impl BufRead, out: Output) {
+    let mut session = Session::new(out);
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !session.handle(&line) {
+            return;
+        }
+    }
+    session.handle("quit");
+}

@@ -1,0 +1,754 @@
+//! Alpha-beta search over steps: iterative deepening, principal variation search, transposition table, move
+//! ordering, quiescence over forced captures, draws by rule, and time/node limits with a shared stop flag.
+//!
+//! Depth is counted in whole turns: a relay continuation does not use depth, so relays are never cut in the
+//! middle. Scores are from the side to move's point of view; a step that keeps the same side to move (a relay)
+//! does not negate.
+
+use crate::geometry::Direction;
+use crate::position::{Position, Step, StepKind, StepList};
+use crate::rules::{DrawRule, Side};
+use crate::turns::Turn;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use web_time::Instant;
+
+/// Score of a win right now; a win in `n` turns scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this (in absolute value) are forced wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = WIN + 1;
+/// Value of one piece in the evaluation.
+pub const PIECE: i32 = 100;
+const MAX_PLY: usize = 512;
+/// Quiescence stops following forced captures after this many turns and evaluates statically.
+const QS_MAX_TURNS: u32 = 8;
+
+/// How long to search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in turns.
+    pub depth: Option<u32>,
+    /// Wall-clock budget.
+    pub movetime: Option<Duration>,
+    /// Maximum nodes (steps searched).
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+
+    /// Search for a fixed time.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() }
+    }
+
+    /// Search a fixed number of nodes.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+}
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Depth completed, in turns.
+    pub depth: u32,
+    /// Deepest turn reached (quiescence included).
+    pub seldepth: u32,
+    /// Score for the side to move at the root.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Principal variation, as whole turns.
+    pub pv: Vec<Turn>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best turn found (None when the side to move has no legal turn).
+    pub best: Option<Turn>,
+    /// Its score.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Turn>,
+    /// Time used.
+    pub elapsed: Duration,
+}
+
+/// Formats a score for people: `+1.25` pieces, or `win in 7` / `loss in 4` turns.
+pub fn score_text(score: i32) -> String {
+    if score > WIN_BOUND {
+        format!("win in {}", WIN - score)
+    } else if score < -WIN_BOUND {
+        format!("loss in {}", WIN + score)
+    } else {
+        format!("{:+.2}", score as f64 / PIECE as f64)
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    step: u32,
+    score: i16,
+    depth: i8,
+    bound: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+fn pack(s: Step) -> u32 {
+    s.from as u32 | (s.to as u32) << 8 | (s.dir as u32) << 16 | (s.kind as u32) << 24 | 1 << 31
+}
+
+fn unpack(v: u32) -> Option<Step> {
+    if v == 0 {
+        return None;
+    }
+    let kind = match (v >> 24) & 0x7f {
+        0 => StepKind::Paika,
+        1 => StepKind::Approach,
+        2 => StepKind::Withdrawal,
+        _ => StepKind::Stop,
+    };
+    Some(Step { from: v as u8, to: (v >> 8) as u8, dir: Direction::from_index((v >> 16) as u8), kind })
+}
+
+/// The transposition table: one entry per slot, replaced when the new result is at least as deep or newer.
+struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(megabytes: usize) -> Table {
+        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
+        let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
+        Table { entries: vec![Entry::default(); n], mask: n - 1 }
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.entries[key as usize & self.mask];
+        (e.key == key && e.bound != 0).then_some(e)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
+        let slot = &mut self.entries[key as usize & self.mask];
+        if slot.key != key && slot.depth as i32 > depth + 2 && slot.bound == EXACT {
+            return;
+        }
+        let step = step.map(pack).unwrap_or(if slot.key == key { slot.step } else { 0 });
+        *slot = Entry { key, step, score: score as i16, depth: depth.clamp(-1, 127) as i8, bound };
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+}
+
+/// Something that knows exact values of small endgames (the tablebase), seen from the side to move.
+pub trait Oracle: Send + Sync {
+    /// The exact score of a position at the start of a turn (`WIN - n` for a win in `n` turns, `-(WIN - n)` for
+    /// a loss in `n`, 0 for a draw), or None when unknown.
+    fn score(&self, pos: &Position) -> Option<i32>;
+}
+
+/// The search engine. Keep one per player: its table and history make later searches faster.
+pub struct Searcher {
+    tt: Table,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    killers: Vec<[Option<Step>; 2]>,
+    pv: Vec<Vec<Step>>,
+    /// Turn-start hashes of the game so far and of the current search path (for repetition).
+    path: Vec<u64>,
+    oracle: Option<Arc<dyn Oracle>>,
+    stop: Arc<AtomicBool>,
+    draw: DrawRule,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    seldepth: u32,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(16)
+    }
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of about `tt_megabytes` MB.
+    pub fn new(tt_megabytes: usize) -> Searcher {
+        Searcher {
+            tt: Table::new(tt_megabytes),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            killers: vec![[None; 2]; MAX_PLY],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            path: Vec::new(),
+            oracle: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            draw: DrawRule::default(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+            seldepth: 0,
+        }
+    }
+
+    /// The flag that stops a running search at once when set (shared with other threads).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Uses an exact endgame oracle (the tablebase) in the search.
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
+        self.oracle = oracle;
+    }
+
+    /// The draw rule the search respects (default: the game's default).
+    pub fn set_draw_rule(&mut self, draw: DrawRule) {
+        self.draw = draw;
+    }
+
+    /// Forgets everything learnt (for a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in self.history.iter_mut() {
+            for row in h.iter_mut() {
+                row.fill(0);
+            }
+        }
+        self.killers.fill([None; 2]);
+    }
+
+    /// Searches `pos` (at the start of a turn or mid-relay). `history` holds the hashes of the positions at the
+    /// start of the earlier turns of the game since its last capture (oldest first, for repetitions); their
+    /// count is the number of turns without capture so far. `info` is called after every completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        mut info: impl FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.begin(limits, start);
+        let mut result = self.fallback(pos, start);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 / 2);
+        let mut prev: Option<i32> = None;
+        for depth in 1..=max_depth {
+            let Some(score) = self.iterate(pos, history, depth, prev) else { break };
+            prev = Some(score);
+            result = self.result(pos, score, depth, start);
+            info(&Info {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+                pv: result.pv.clone(),
+            });
+            if score.abs() > WIN_BOUND && depth as i32 > WIN - score.abs() + 1 {
+                break; // a forced result shorter than the depth will not change
+            }
+            if let Some(d) = self.deadline {
+                // Another iteration usually costs several times the last one: do not start what cannot finish.
+                let now = Instant::now();
+                if now >= d || (now - start) * 3 > (d - start) * 2 && limits.depth.is_none() {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// The score of `pos` from a search of exactly `depth` turns (0: forced captures only), without iterative
+    /// deepening or reports.
+    pub fn search_at_depth(&mut self, pos: &Position, history: &[u64], depth: u32) -> i32 {
+        self.stop.store(false, Ordering::Relaxed);
+        self.begin(Limits::default(), Instant::now());
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        if depth == 0 {
+            self.quiesce(pos, -INF, INF, 0, 0, 0)
+        } else {
+            self.negamax(pos, depth as i32, -INF, INF, 0, 0, history.len() as u32)
+        }
+    }
+
+    fn begin(&mut self, limits: Limits, start: Instant) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.movetime.map(|t| start + t);
+    }
+
+    /// The first legal turn, so that a search stopped at once still answers.
+    fn fallback(&self, pos: &Position, start: Instant) -> SearchResult {
+        let best = pos.legal_turns().into_iter().next();
+        SearchResult {
+            pv: best.iter().cloned().collect(),
+            best,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// One iteration at `depth`, with an aspiration window around the previous score. None if aborted.
+    fn iterate(&mut self, pos: &Position, history: &[u64], depth: u32, prev: Option<i32>) -> Option<i32> {
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        let quiet = history.len() as u32;
+        self.seldepth = 0;
+        let mut delta = 40;
+        let (mut alpha, mut beta) = match prev {
+            Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+            _ => (-INF, INF),
+        };
+        loop {
+            let score = self.negamax(pos, depth as i32, alpha, beta, 0, 0, quiet);
+            if self.aborted {
+                return None;
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                return Some(score);
+            }
+            delta *= 3;
+        }
+    }
+
+    fn result(&self, pos: &Position, score: i32, depth: u32, start: Instant) -> SearchResult {
+        let pv = steps_to_turns(pos, &self.pv[0]);
+        SearchResult { best: pv.first().cloned(), score, depth, nodes: self.nodes, pv, elapsed: start.elapsed() }
+    }
+
+    #[inline]
+    fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.nodes >= self.node_limit
+            {
+                self.aborted = true;
+            }
+        } else if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn is_repetition(&self, hash: u64, quiet: u32) -> bool {
+        let n = self.path.len();
+        let from = n.saturating_sub(quiet as usize);
+        // Same side to move only every other turn.
+        self.path[from..].iter().rev().skip(1).step_by(2).any(|&h| h == hash)
+    }
+
+    /// Terminal and rule checks at the start of a turn: the score if the game is decided here.
+    #[inline]
+    fn turn_start_score(&self, pos: &Position, tply: i32, quiet: u32) -> Option<i32> {
+        if pos.count(pos.side_to_move()) == 0 {
+            return Some(-WIN + tply);
+        }
+        if tply > 0 {
+            let limit = self.draw.no_capture_turns as u32;
+            if limit > 0 && quiet >= limit {
+                return Some(0);
+            }
+            if self.draw.repetitions > 0 && quiet >= 2 && self.is_repetition(pos.hash(), quiet) {
+                return Some(0);
+            }
+            if let Some(o) = &self.oracle
+                && let Some(s) = o.score(pos)
+            {
+                return Some(if s > WIN_BOUND {
+                    s - tply
+                } else if s < -WIN_BOUND {
+                    s + tply
+                } else {
+                    s
+                });
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> i32 {
+        self.pv[sply].clear();
+        if self.poll() {
+            return 0;
+        }
+        let relay = pos.in_relay();
+        if !relay {
+            if let Some(s) = self.turn_start_score(pos, tply, quiet) {
+                return s;
+            }
+            if depth <= 0 {
+                return self.quiesce(pos, alpha, beta, sply, tply, 0);
+            }
+        }
+        if sply + 2 >= MAX_PLY {
+            return evaluate(pos);
+        }
+        let key = pos.hash();
+        let mut tt_step = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_step = unpack(e.step);
+            if sply > 0 && e.depth as i32 >= depth {
+                let s = from_tt(e.score as i32, tply);
+                match e.bound {
+                    EXACT => return s,
+                    LOWER if s >= beta => return s,
+                    UPPER if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        if list.is_empty() {
+            return -WIN + tply;
+        }
+        let side = pos.side_to_move();
+        let mut keys = self.order(pos, &list, tt_step, sply, side);
+        if !relay {
+            self.path.push(key);
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_step = None;
+        for i in 0..list.len() {
+            let step = pick(list.as_mut_slice(), &mut keys, i);
+            let mut child = *pos;
+            let effect = child.play(step);
+            let cq = if step.kind == StepKind::Paika {
+                quiet + 1
+            } else if effect.turn_ended {
+                0
+            } else {
+                quiet
+            };
+            let score = if !effect.turn_ended {
+                if i == 0 {
+                    self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq)
+                } else {
+                    let s = self.negamax(&child, depth, alpha, alpha + 1, sply + 1, tply, cq);
+                    if s > alpha && s < beta { self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq) } else { s }
+                }
+            } else if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                if !relay {
+                    self.path.pop();
+                }
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_step = Some(step);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(sply + 1);
+                    head[sply].clear();
+                    head[sply].push(step);
+                    head[sply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if step.kind == StepKind::Paika {
+                            let k = &mut self.killers[sply];
+                            if k[0] != Some(step) {
+                                k[1] = k[0];
+                                k[0] = Some(step);
+                            }
+                            let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if !relay {
+            self.path.pop();
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
+        best
+    }
+
+    /// Follows forced captures (capturing is compulsory, so a side that can capture may not "stand pat") until a
+    /// position where the side to move cannot capture, then evaluates.
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, sply: usize, tply: i32, qturns: u32) -> i32 {
+        self.pv[sply].clear();
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(tply as u32);
+        let relay = pos.in_relay();
+        if !relay {
+            if pos.count(pos.side_to_move()) == 0 {
+                return -WIN + tply;
+            }
+            if let Some(o) = &self.oracle
+                && let Some(s) = o.score(pos)
+            {
+                return if s > WIN_BOUND {
+                    s - tply
+                } else if s < -WIN_BOUND {
+                    s + tply
+                } else {
+                    s
+                };
+            }
+            if !pos.has_capture() {
+                if pos.count_paika() == 0 {
+                    return -WIN + tply;
+                }
+                return evaluate(pos);
+            }
+            // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
+            // so the static score is a fair lower bound and keeps the tree of exchanges small.
+            let stand = evaluate(pos);
+            if qturns >= QS_MAX_TURNS || sply + 2 >= MAX_PLY || stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        }
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let mut keys: Vec<i32> = list.iter().map(|s| capture_key(pos, *s)).collect();
+        let mut best = -INF;
+        for i in 0..list.len() {
+            let step = pick(list.as_mut_slice(), &mut keys, i);
+            let mut child = *pos;
+            let effect = child.play(step);
+            let score = if effect.turn_ended {
+                -self.quiesce(&child, -beta, -alpha, sply + 1, tply + 1, qturns + 1)
+            } else {
+                self.quiesce(&child, alpha, beta, sply + 1, tply, qturns)
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(sply + 1);
+                    head[sply].clear();
+                    head[sply].push(step);
+                    head[sply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn order(&self, pos: &Position, list: &StepList, tt: Option<Step>, sply: usize, side: Side) -> Vec<i32> {
+        let killers = self.killers[sply];
+        list.iter()
+            .map(|&s| {
+                if Some(s) == tt {
+                    1 << 30
+                } else if s.kind == StepKind::Paika {
+                    let k = if killers[0] == Some(s) {
+                        1 << 22
+                    } else if killers[1] == Some(s) {
+                        1 << 21
+                    } else {
+                        0
+                    };
+                    k + self.history[side.index()][s.from as usize][s.to as usize]
+                } else {
+                    capture_key(pos, s)
+                }
+            })
+            .collect()
+    }
+}
+
+/// Ordering key of a capture or stop: more pieces first; stopping after the captures.
+fn capture_key(pos: &Position, s: Step) -> i32 {
+    match s.kind {
+        StepKind::Stop => 1 << 23,
+        _ => (1 << 24) + pos.captured_by(s).count_ones() as i32 * 64,
+    }
+}
+
+/// Selection sort step: moves the best remaining step to index `i` and returns it.
+#[inline]
+fn pick(steps: &mut [Step], keys: &mut [i32], i: usize) -> Step {
+    let mut b = i;
+    for j in i + 1..steps.len() {
+        if keys[j] > keys[b] {
+            b = j;
+        }
+    }
+    steps.swap(i, b);
+    keys.swap(i, b);
+    steps[i]
+}
+
+fn to_tt(score: i32, tply: i32) -> i32 {
+    if score > WIN_BOUND {
+        score + tply
+    } else if score < -WIN_BOUND {
+        score - tply
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, tply: i32) -> i32 {
+    if score > WIN_BOUND {
+        score - tply
+    } else if score < -WIN_BOUND {
+        score + tply
+    } else {
+        score
+    }
+}
+
+/// Groups a step sequence from `pos` into whole turns (a trailing incomplete relay is stopped).
+pub fn steps_to_turns(pos: &Position, steps: &[Step]) -> Vec<Turn> {
+    let mut p = *pos;
+    let mut turns = Vec::new();
+    let mut cur = Vec::new();
+    for &s in steps {
+        if p.check_step(s).is_err() {
+            break;
+        }
+        let e = p.play(s);
+        if s.kind != StepKind::Stop {
+            cur.push(s);
+        }
+        if e.turn_ended {
+            turns.push(Turn::new(std::mem::take(&mut cur)));
+        }
+    }
+    if !cur.is_empty() {
+        turns.push(Turn::new(cur));
+    }
+    turns
+}
+
+/// Static evaluation from the side to move's point of view, in hundredths of a piece.
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.side_to_move();
+    let own = pos.pieces(me);
+    let opp = pos.pieces(me.opponent());
+    let (n_own, n_opp) = (own.count_ones() as i32, opp.count_ones() as i32);
+    let mut score = (n_own - n_opp) * PIECE;
+    let g = pos.geometry();
+    // Strong points have up to eight lines: more ways to capture and to escape.
+    score += 4 * ((own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32);
+    // With few pieces left, a material lead is worth more (it converts), and the weaker side's freedom matters.
+    let total = n_own + n_opp;
+    if total <= 12 && n_own != n_opp {
+        let lead = n_own - n_opp;
+        score += lead * (12 - total) * 8;
+    }
+    // The side to move keeps the initiative.
+    score + 10
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn finds_a_legal_turn_at_every_depth() {
+        let p = Position::start(&Rules::default());
+        let mut s = Searcher::new(1);
+        for d in 1..=4 {
+            let r = s.search(&p, &[], Limits::depth(d), |_| {});
+            let best = r.best.expect("start has turns");
+            let mut c = p;
+            assert!(c.play_turn(&best).is_ok(), "{best}");
+            assert_eq!(r.depth, d);
+        }
+    }
+
+    #[test]
+    fn finds_the_winning_relay() {
+        // a1-b2A takes c3, then b2-c2A takes d2, Black's last piece: a win in one turn.
+        let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        let mut s = Searcher::new(1);
+        let r = s.search(&p, &[], Limits::depth(3), |_| {});
+        assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A");
+        assert_eq!(r.score, WIN - 1, "score {}", score_text(r.score));
+    }
+
+    #[test]
+    fn stop_flag_stops_at_once() {
+        let p = Position::start(&Rules::default());
+        let mut s = Searcher::new(1);
+        s.stop_flag().store(true, Ordering::Relaxed);
+        // The flag is reset at the start of a search, so stop it from "another thread" via a node limit instead.
+        let r = s.search(&p, &[], Limits::nodes(10), |_| {});
+        assert!(r.best.is_some());
+        assert!(r.nodes <= 1024 + 10);
+    }
+}
