@@ -346,7 +346,7 @@ mod tests {
         assert!(g.can_redo());
         g.redo().unwrap();
         assert_eq!(*g.position(), after);
-        assert_eq!(g.undo_pending(), false);
+        assert!(!g.undo_pending());
         g.resign(Side::Black).unwrap();
         assert_eq!(g.outcome(), Some(Outcome::Resignation { winner: Side::White }));
         assert!(matches!(g.play_turn(&turn("e4-e3")), Err(GameError::Over(_))));

@@ -156,7 +156,7 @@ impl Searcher {
                 (t, s)
             })
             .collect();
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|a| std::cmp::Reverse(a.1));
         out
     }
 }

@@ -23,7 +23,7 @@ const INF: i32 = WIN + 1;
 pub const PIECE: i32 = 100;
 const MAX_PLY: usize = 512;
 /// Quiescence stops following forced captures after this many turns and evaluates statically.
-const QS_MAX_TURNS: u32 = 8;
+const QS_MAX_TURNS: u32 = 6;
 
 /// How long to search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -256,38 +256,65 @@ impl Searcher {
         limits: Limits,
         mut info: impl FnMut(&Info),
     ) -> SearchResult {
-        let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
-        self.begin(limits, start);
-        let mut result = self.fallback(pos, start);
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 / 2);
-        let mut prev: Option<i32> = None;
-        for depth in 1..=max_depth {
-            let Some(score) = self.iterate(pos, history, depth, prev) else { break };
-            prev = Some(score);
-            result = self.result(pos, score, depth, start);
+        let mut run = Run::new(self, pos, history, limits);
+        self.advance(&mut run, None, &mut info);
+        run.result
+    }
+
+    /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
+    /// what it stored in the transposition table makes the next attempt at that depth much cheaper).
+    fn advance(&mut self, run: &mut Run, slice_end: Option<Instant>, info: &mut impl FnMut(&Info)) {
+        let deadline = match (run.deadline, slice_end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        while !run.done {
+            self.aborted = false;
+            self.deadline = deadline;
+            self.nodes = run.nodes;
+            self.node_limit = run.limits.nodes.unwrap_or(u64::MAX);
+            let outcome = self.iterate(&run.pos, &run.history, run.depth, run.prev);
+            run.nodes = self.nodes;
+            run.result.nodes = self.nodes;
+            run.result.elapsed = run.start.elapsed();
+            let Some(score) = outcome else {
+                // Stopped: by the caller, the node budget or the overall deadline ends the search; the end of a
+                // slice only pauses it.
+                let paused = slice_end.is_some_and(|e| Instant::now() >= e)
+                    && !self.stop.load(Ordering::Relaxed)
+                    && self.nodes < self.node_limit
+                    && run.deadline.is_none_or(|d| Instant::now() < d);
+                run.done = !paused;
+                return;
+            };
+            run.prev = Some(score);
+            let pv = steps_to_turns(&run.pos, &self.pv[0]);
+            run.result = SearchResult {
+                best: pv.first().cloned().or(run.result.best.take()),
+                score,
+                depth: run.depth,
+                nodes: self.nodes,
+                pv,
+                elapsed: run.start.elapsed(),
+            };
             info(&Info {
-                depth,
+                depth: run.depth,
                 seldepth: self.seldepth,
                 score,
                 nodes: self.nodes,
-                elapsed: start.elapsed(),
-                pv: result.pv.clone(),
+                elapsed: run.start.elapsed(),
+                pv: run.result.pv.clone(),
             });
-            if score.abs() > WIN_BOUND && depth as i32 > WIN - score.abs() + 1 {
-                break; // a forced result shorter than the depth will not change
-            }
-            if let Some(d) = self.deadline {
-                // Another iteration usually costs several times the last one: do not start what cannot finish.
+            let forced = score.abs() > WIN_BOUND && run.depth as i32 > WIN - score.abs() + 1;
+            // Another iteration usually costs several times the last one: do not start what cannot finish.
+            let out_of_time = run.deadline.is_some_and(|d| {
                 let now = Instant::now();
-                if now >= d || (now - start) * 3 > (d - start) * 2 && limits.depth.is_none() {
-                    break;
-                }
-            }
+                now >= d || (run.limits.depth.is_none() && (now - run.start) * 3 > (d - run.start) * 2)
+            });
+            run.depth += 1;
+            run.done = forced || out_of_time || run.depth > run.max_depth;
         }
-        result.nodes = self.nodes;
-        result.elapsed = start.elapsed();
-        result
     }
 
     /// The score of `pos` from a search of exactly `depth` turns (0: forced captures only), without iterative
@@ -309,19 +336,6 @@ impl Searcher {
         self.aborted = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.movetime.map(|t| start + t);
-    }
-
-    /// The first legal turn, so that a search stopped at once still answers.
-    fn fallback(&self, pos: &Position, start: Instant) -> SearchResult {
-        let best = pos.legal_turns().into_iter().next();
-        SearchResult {
-            pv: best.iter().cloned().collect(),
-            best,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            elapsed: start.elapsed(),
-        }
     }
 
     /// One iteration at `depth`, with an aspiration window around the previous score. None if aborted.
@@ -349,11 +363,6 @@ impl Searcher {
             }
             delta *= 3;
         }
-    }
-
-    fn result(&self, pos: &Position, score: i32, depth: u32, start: Instant) -> SearchResult {
-        let pv = steps_to_turns(pos, &self.pv[0]);
-        SearchResult { best: pv.first().cloned(), score, depth, nodes: self.nodes, pv, elapsed: start.elapsed() }
     }
 
     #[inline]
@@ -572,10 +581,25 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
         }
+        let key = pos.hash();
+        let mut tt_step = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_step = unpack(e.step);
+            let s = from_tt(e.score as i32, tply);
+            match e.bound {
+                EXACT => return s,
+                LOWER if s >= beta => return s,
+                UPPER if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let alpha0 = alpha;
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
-        let mut keys: Vec<i32> = list.iter().map(|s| capture_key(pos, *s)).collect();
+        let mut keys: Vec<i32> =
+            list.iter().map(|&s| if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) }).collect();
         let mut best = -INF;
+        let mut best_step = None;
         for i in 0..list.len() {
             let step = pick(list.as_mut_slice(), &mut keys, i);
             let mut child = *pos;
@@ -590,6 +614,7 @@ impl Searcher {
             }
             if score > best {
                 best = score;
+                best_step = Some(step);
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(sply + 1);
@@ -602,6 +627,16 @@ impl Searcher {
                 }
             }
         }
+        // Keep the stand-pat bound if no capture beat it.
+        let best = best.max(alpha);
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.tt.store(key, best_step, to_tt(best, tply), -1, bound);
         best
     }
 
@@ -625,6 +660,98 @@ impl Searcher {
                 }
             })
             .collect()
+    }
+}
+
+/// The state of an iterative-deepening search between iterations (and between slices).
+struct Run {
+    pos: Position,
+    history: Vec<u64>,
+    limits: Limits,
+    start: Instant,
+    deadline: Option<Instant>,
+    depth: u32,
+    max_depth: u32,
+    prev: Option<i32>,
+    nodes: u64,
+    result: SearchResult,
+    done: bool,
+}
+
+impl Run {
+    fn new(searcher: &mut Searcher, pos: &Position, history: &[u64], limits: Limits) -> Run {
+        let start = Instant::now();
+        searcher.begin(limits, start);
+        // The first legal turn, so that a search stopped at once still answers.
+        let best = pos.legal_turns().into_iter().next();
+        let done = best.is_none();
+        Run {
+            pos: *pos,
+            history: history.to_vec(),
+            limits,
+            start,
+            deadline: limits.movetime.map(|t| start + t),
+            depth: 1,
+            max_depth: limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 / 2),
+            prev: None,
+            nodes: 0,
+            result: SearchResult {
+                pv: best.iter().cloned().collect(),
+                best,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            },
+            done,
+        }
+    }
+}
+
+/// A search that runs in short slices, for a single-threaded host such as a web page: call
+/// [`SlicedSearch::run_for`] once per frame until it reports the result. The searcher's transposition table
+/// carries the work of an unfinished iteration over to the next slice.
+pub struct SlicedSearch {
+    searcher: Searcher,
+    run: Run,
+}
+
+impl SlicedSearch {
+    /// Starts a search of `pos` (see [`Searcher::search`] for `history`).
+    pub fn new(mut searcher: Searcher, pos: &Position, history: &[u64], limits: Limits) -> SlicedSearch {
+        searcher.stop.store(false, Ordering::Relaxed);
+        let run = Run::new(&mut searcher, pos, history, limits);
+        SlicedSearch { searcher, run }
+    }
+
+    /// Searches for about `slice` (never much longer), calling `info` after each completed iteration. Returns
+    /// the result once the search is complete.
+    pub fn run_for(&mut self, slice: Duration, mut info: impl FnMut(&Info)) -> Option<&SearchResult> {
+        if !self.run.done {
+            let end = Instant::now() + slice;
+            self.searcher.advance(&mut self.run, Some(end), &mut info);
+        }
+        self.run.done.then_some(&self.run.result)
+    }
+
+    /// The best result so far (the last completed iteration's).
+    pub fn current(&self) -> &SearchResult {
+        &self.run.result
+    }
+
+    /// Whether the search is complete.
+    pub fn is_done(&self) -> bool {
+        self.run.done
+    }
+
+    /// The flag that ends the search at its next slice (or at once, from another thread).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.searcher.stop_flag()
+    }
+
+    /// Gives the searcher back (with what its table learnt).
+    pub fn into_searcher(self) -> Searcher {
+        self.searcher
     }
 }
 
@@ -739,6 +866,31 @@ mod tests {
         let r = s.search(&p, &[], Limits::depth(3), |_| {});
         assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A");
         assert_eq!(r.score, WIN - 1, "score {}", score_text(r.score));
+    }
+
+    #[test]
+    fn sliced_search_matches_a_plain_search() {
+        let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        let mut sliced = SlicedSearch::new(Searcher::new(1), &p, &[], Limits::depth(4));
+        let mut slices = 0;
+        let result = loop {
+            slices += 1;
+            if let Some(r) = sliced.run_for(Duration::from_micros(200), |_| {}) {
+                break r.clone();
+            }
+            assert!(slices < 100_000, "the sliced search must finish");
+        };
+        assert_eq!(result.best.unwrap().to_string(), "a1-b2A b2-c2A");
+        let start = Position::start(&Rules::default());
+        let mut sliced = SlicedSearch::new(Searcher::new(1), &start, &[], Limits::depth(3));
+        let mut n = 0;
+        while sliced.run_for(Duration::from_millis(1), |_| {}).is_none() {
+            n += 1;
+            assert!(n < 100_000);
+        }
+        assert_eq!(sliced.current().depth, 3);
+        let mut c = start;
+        assert!(c.play_turn(sliced.current().best.as_ref().unwrap()).is_ok());
     }
 
     #[test]
