@@ -190,7 +190,7 @@ pub fn parse_point(s: &str) -> Option<u8> {
     }
     let f = b[0].checked_sub(b'a')?;
     let r = b[1].checked_sub(b'1')?;
-    (f < STRIDE && r < 5).then_some(r * STRIDE + f)
+    (f < STRIDE && r < 5).then(|| r * STRIDE + f)
 }
 
 /// Precomputed tables of one board.
