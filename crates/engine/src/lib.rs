@@ -10,15 +10,18 @@
 //! - [`search`]: the alpha-beta search that plays and gives hints.
 //! - [`levels`]: CPU levels, draw offers and hints.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
+//! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
 
 pub mod game;
 pub mod geometry;
 pub mod levels;
+pub mod matches;
 pub mod notation;
 pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tablebase;
 pub mod turns;
 mod zobrist;
 

@@ -1,6 +1,8 @@
 //! `fanorona-cli`: perft, legal turns, applying turns and benchmarks from the command line.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use fanorona_engine::levels::Level;
+use fanorona_engine::matches;
 use fanorona_engine::turns::Perft;
 use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
 use std::process::ExitCode;
@@ -43,6 +45,52 @@ enum Command {
     },
     /// The engine protocol on standard input and output (see the README).
     Engine,
+    /// Plays one CPU-vs-CPU game and prints its turns and result.
+    Selfplay {
+        /// Level of White (1-5).
+        #[arg(long, default_value_t = 3)]
+        white: u8,
+        /// Level of Black (1-5).
+        #[arg(long, default_value_t = 3)]
+        black: u8,
+        /// Cap on thinking time per turn, in milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Random opening turns before the levels play.
+        #[arg(long, default_value_t = 0)]
+        opening: usize,
+        /// Seed of the random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop (drawn) after this many turns.
+        #[arg(long, default_value_t = 400)]
+        max_turns: usize,
+    },
+    /// Plays a match between two levels with randomised openings, each opening with both colours.
+    Match {
+        /// Level of player A (1-5).
+        a: u8,
+        /// Level of player B (1-5).
+        b: u8,
+        /// Pairs of games.
+        #[arg(long, default_value_t = 10)]
+        pairs: u32,
+        /// Cap on A's thinking time per turn, in milliseconds.
+        #[arg(long)]
+        movetime_a: Option<u64>,
+        /// Cap on B's thinking time per turn, in milliseconds.
+        #[arg(long)]
+        movetime_b: Option<u64>,
+        /// Random opening turns.
+        #[arg(long, default_value_t = 2)]
+        opening: usize,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop a game (drawn) after this many turns.
+        #[arg(long, default_value_t = 400)]
+        max_turns: usize,
+    },
     /// Perft throughput from fixed positions (turns/s and steps/s).
     Bench {
         /// Perft depth for the start position (deeper is slower).
@@ -189,12 +237,50 @@ fn run(command: Command) -> Result<(), String> {
             println!("{}", p.to_fen());
         }
         Command::Bench { depth } => bench(depth),
+        Command::Selfplay { white, black, movetime, opening, seed, max_turns } => {
+            let w = player(white, movetime)?;
+            let b = player(black, movetime)?;
+            let setup = matches::Setup { rules: Rules::default(), opening, seed, max_turns };
+            let rec = matches::play_game(&setup, w, b, |n, side, t| println!("turn {n} {side} {t}"));
+            match rec.outcome {
+                Some(o) => println!("result {o}"),
+                None => println!("result draw: stopped after {max_turns} turns"),
+            }
+        }
+        Command::Match { a, b, pairs, movetime_a, movetime_b, opening, seed, max_turns } => {
+            let pa = player(a, movetime_a)?;
+            let pb = player(b, movetime_b)?;
+            let setup = matches::Setup { rules: Rules::default(), opening, seed, max_turns };
+            let mut n = 0;
+            let score = matches::play_match(&setup, pa, pb, pairs, |a_side, rec| {
+                n += 1;
+                let result = match rec.outcome {
+                    Some(o) => o.to_string(),
+                    None => "draw at the turn limit".to_string(),
+                };
+                println!("game {n}: A ({}) as {a_side}: {result} after {} turns", pa.level.name(), rec.turns.len());
+            });
+            println!(
+                "A {} vs B {}: +{} ={} -{} ({:.1}%)",
+                pa.level.name(),
+                pb.level.name(),
+                score.wins,
+                score.draws,
+                score.losses,
+                100.0 * score.fraction()
+            );
+        }
         Command::Engine => {
             let out: fanorona_engine::protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             fanorona_engine::protocol::run(std::io::stdin().lock(), out);
         }
     }
     Ok(())
+}
+
+fn player(level: u8, movetime: Option<u64>) -> Result<matches::Player, String> {
+    let level = Level::from_number(level).ok_or_else(|| format!("level {level} does not exist (1-5)"))?;
+    Ok(matches::Player { level, movetime: movetime.map(std::time::Duration::from_millis) })
 }
 
 /// Middlegame positions with relays available, reached by play from the start (fixed for comparable figures).

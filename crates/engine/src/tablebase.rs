@@ -1,0 +1,1225 @@
+//! Endgame tablebase: the exact value (win, draw or loss, and the distance in turns) of every position with few pieces.
+//!
+//! # Values
+//!
+//! A value is always seen from the side to move, at the start of a turn (never in the middle of a relay), under the
+//! default rules (default relay rule, no vela, no first-turn options). Distances count **turns** of both sides; a
+//! whole relay is one turn.
+//!
+//! - [`TbValue::Loss`]`(0)`: the side to move has no piece or no legal turn: it has lost.
+//! - [`TbValue::Win`]`(d)`: the side to move can force the opponent into a lost position (a `Loss(0)`) at the end of
+//!   turn `d` at the latest, counting its own turns and the opponent's, and the opponent can delay it that long. So
+//!   `Win(1)` means "this turn leaves the opponent without pieces or moves".
+//! - [`TbValue::Loss`]`(d)`: the opponent wins that way after `d` turns, however the side to move defends.
+//! - [`TbValue::Draw`]: neither side can force a win (with best play the game goes on forever, which the game
+//!   record ends by repetition or the no-capture rule).
+//!
+//! Wins always have odd distances and losses even ones. A position is worth `Win(d + 1)` when its best turn leads to
+//! `Loss(d)`, and `Loss(d + 1)` when every turn leads to a win for the opponent, the longest being `Win(d)`.
+//!
+//! # Construction
+//!
+//! Entries are stored relative to the side to move ("own" and "opponent" pieces): the rules are the same for both
+//! colours, so a position with Black to move is looked up as its colour swap. The table is split into material
+//! classes (own count, opponent count) and built from fewer to more pieces. Captures are compulsory and always
+//! remove enemy material, so a position where the side to move can capture depends only on smaller classes and is
+//! settled in one pass over its capture turns (every stopping point of every relay is a turn). The remaining
+//! (paika) positions lead to the class with the counts swapped, and are solved by successor-counting retrograde
+//! analysis over the pair of classes, in order of distance. Positions left unresolved are draws.
+//!
+//! # Index
+//!
+//! Within a class the own set is ranked among the board's points and the opponent set among the remaining points,
+//! both in colexicographic order; the index is `rank(own) · C(n − own, opp) + rank(opp)`. One byte per entry:
+//! `0` is a draw and `d + 1` a distance `d` (its parity says win or loss), so distances up to 254 fit.
+
+use crate::geometry::Variant;
+use crate::position::{Position, StepList};
+use crate::rules::{RelayRule, Rules, Side};
+use crate::turns::Turn;
+use std::cmp::Ordering;
+use std::fmt;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The most pieces a table can be built for. Seven pieces already take about 6 GB on the 9×5 board.
+pub const MAX_PIECES: u32 = 7;
+
+/// The longest distance one byte per entry can hold.
+const MAX_DISTANCE: u32 = 254;
+
+/// The exact value of a position for the side to move; see the [module documentation](self) for the convention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TbValue {
+    /// The side to move wins; the opponent is left without pieces or moves after this many turns (odd, ≥ 1).
+    Win(u32),
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses after this many turns (even, ≥ 0; 0 means it has already lost).
+    Loss(u32),
+}
+
+impl TbValue {
+    /// The distance in turns, for a win or a loss.
+    pub fn distance(self) -> Option<u32> {
+        match self {
+            TbValue::Win(d) | TbValue::Loss(d) => Some(d),
+            TbValue::Draw => None,
+        }
+    }
+
+    /// Whether the side to move wins.
+    pub fn is_win(self) -> bool {
+        matches!(self, TbValue::Win(_))
+    }
+
+    /// Whether the side to move loses.
+    pub fn is_loss(self) -> bool {
+        matches!(self, TbValue::Loss(_))
+    }
+
+    /// Whether the position is drawn.
+    pub fn is_draw(self) -> bool {
+        self == TbValue::Draw
+    }
+
+    /// The value of a turn for the side that plays it, when the position it leads to is worth `self` to the
+    /// opponent (then to move): a loss for the opponent in `d` is a win in `d + 1`, and so on.
+    pub fn after_turn(self) -> TbValue {
+        match self {
+            TbValue::Win(d) => TbValue::Loss(d + 1),
+            TbValue::Draw => TbValue::Draw,
+            TbValue::Loss(d) => TbValue::Win(d + 1),
+        }
+    }
+
+    /// A score that orders values by preference of the side to move: faster wins first, then draws, then slower
+    /// losses.
+    fn score(self) -> i64 {
+        match self {
+            TbValue::Win(d) => (1i64 << 40) - d as i64,
+            TbValue::Draw => 0,
+            TbValue::Loss(d) => -(1i64 << 40) + d as i64,
+        }
+    }
+
+    /// The stored byte: 0 for a draw, `d + 1` for a distance `d`.
+    fn encode(self) -> u8 {
+        match self {
+            TbValue::Draw => 0,
+            TbValue::Win(d) | TbValue::Loss(d) => {
+                debug_assert_eq!(d % 2 == 1, self.is_win(), "wins have odd distances, losses even ones");
+                assert!(d <= MAX_DISTANCE, "tablebase distance {d} does not fit in a byte");
+                (d + 1) as u8
+            }
+        }
+    }
+
+    /// Reads a stored byte (every byte is a valid value).
+    fn decode(b: u8) -> TbValue {
+        match b {
+            0 => TbValue::Draw,
+            _ => {
+                let d = b as u32 - 1;
+                if d % 2 == 1 { TbValue::Win(d) } else { TbValue::Loss(d) }
+            }
+        }
+    }
+}
+
+/// Ordered by preference of the side to move: `a > b` when `a` is better (a faster win, a slower loss).
+impl Ord for TbValue {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.score().cmp(&other.score())
+    }
+}
+
+impl PartialOrd for TbValue {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for TbValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TbValue::Win(d) => write!(f, "win in {d}"),
+            TbValue::Draw => write!(f, "draw"),
+            TbValue::Loss(d) => write!(f, "loss in {d}"),
+        }
+    }
+}
+
+/// Why a tablebase file could not be used.
+#[derive(Debug)]
+pub enum TbError {
+    /// Reading or writing the file failed.
+    Io(io::Error),
+    /// The file does not start with the tablebase magic bytes.
+    NotATablebase,
+    /// The file has a format version this code does not read.
+    Version(u32),
+    /// The file is for another board (the stored variant code).
+    WrongVariant {
+        /// The variant asked for.
+        expected: Variant,
+        /// The code found in the file.
+        found: u8,
+    },
+    /// The file holds another number of pieces.
+    WrongPieces {
+        /// The piece count asked for.
+        expected: u32,
+        /// The piece count found in the file.
+        found: u32,
+    },
+    /// The file is shorter or longer than its header says, or the header's length is wrong for the table.
+    WrongLength,
+    /// The data does not match the stored checksum.
+    Checksum,
+    /// More pieces than [`MAX_PIECES`].
+    TooManyPieces(u32),
+}
+
+impl fmt::Display for TbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TbError::Io(e) => write!(f, "tablebase file: {e}"),
+            TbError::NotATablebase => write!(f, "not a Fanorona tablebase file"),
+            TbError::Version(v) => write!(f, "unsupported tablebase format version {v}"),
+            TbError::WrongVariant { expected, found } => {
+                write!(f, "tablebase is for board code {found}, not {expected}")
+            }
+            TbError::WrongPieces { expected, found } => {
+                write!(f, "tablebase holds up to {found} pieces, not {expected}")
+            }
+            TbError::WrongLength => write!(f, "tablebase file has the wrong length (truncated or padded)"),
+            TbError::Checksum => write!(f, "tablebase file is corrupt (checksum mismatch)"),
+            TbError::TooManyPieces(n) => write!(f, "tablebases go up to {MAX_PIECES} pieces, not {n}"),
+        }
+    }
+}
+
+impl std::error::Error for TbError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TbError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for TbError {
+    fn from(e: io::Error) -> Self {
+        TbError::Io(e)
+    }
+}
+
+/// Colex ranking of piece sets and the layout of the material classes in one byte array.
+#[derive(Clone, Debug)]
+struct Indexer {
+    variant: Variant,
+    max: u32,
+    /// Points on the board.
+    n: u32,
+    board: u64,
+    /// `binom[o][i]` = C(o, i).
+    binom: [[u64; MAX_PIECES as usize + 1]; 65],
+    /// Start of class (own, opp) at `own * (max + 1) + opp`; classes are laid out by total pieces, then own count.
+    offsets: Vec<usize>,
+    total: usize,
+}
+
+impl Indexer {
+    fn new(variant: Variant, max: u32) -> Indexer {
+        assert!(max <= MAX_PIECES, "tablebases go up to {MAX_PIECES} pieces");
+        let mut binom = [[0u64; MAX_PIECES as usize + 1]; 65];
+        for (o, row) in binom.iter_mut().enumerate() {
+            row[0] = 1;
+            for i in 1..row.len() {
+                // C(o, i) = C(o, i - 1) · (o − i + 1) / i, exact at every step.
+                row[i] = row[i - 1] * (o as u64 + 1).saturating_sub(i as u64) / i as u64;
+            }
+        }
+        let board = variant.geometry().board;
+        let n = board.count_ones();
+        let mut ix =
+            Indexer { variant, max, n, board, binom, offsets: vec![0; ((max + 1) * (max + 1)) as usize], total: 0 };
+        let mut at = 0;
+        for t in 0..=max {
+            for own in 0..=t {
+                ix.offsets[(own * (max + 1) + t - own) as usize] = at;
+                at += ix.class_size(own, t - own);
+            }
+        }
+        ix.total = at;
+        ix
+    }
+
+    #[inline(always)]
+    fn c(&self, o: u32, i: u32) -> u64 {
+        self.binom[o as usize][i as usize]
+    }
+
+    /// Opponent placements per own placement in class (own, opp).
+    #[inline(always)]
+    fn row_len(&self, own: u32, opp: u32) -> u64 {
+        self.c(self.n - own, opp)
+    }
+
+    fn class_size(&self, own: u32, opp: u32) -> usize {
+        (self.c(self.n, own) * self.row_len(own, opp)) as usize
+    }
+
+    #[inline(always)]
+    fn offset(&self, own: u32, opp: u32) -> usize {
+        self.offsets[(own * (self.max + 1) + opp) as usize]
+    }
+
+    /// Colex rank of `set` among the points of `avail` (`set ⊆ avail`).
+    #[inline(always)]
+    fn rank(&self, set: u64, avail: u64) -> u64 {
+        let mut r = 0;
+        let mut s = set;
+        let mut i = 1;
+        while s != 0 {
+            let p = s.trailing_zeros();
+            let o = (avail & ((1u64 << p) - 1)).count_ones();
+            r += self.binom[o as usize][i];
+            i += 1;
+            s &= s - 1;
+        }
+        r
+    }
+
+    /// The set of `k` points of `avail` with colex rank `r`.
+    fn unrank(&self, mut r: u64, k: u32, avail: u64) -> u64 {
+        let mut o = avail.count_ones() as usize;
+        let mut set = 0;
+        for i in (1..=k as usize).rev() {
+            // The largest element is the largest ordinal o with C(o, i) ≤ r; C(i − 1, i) = 0 stops the search.
+            o -= 1;
+            while self.binom[o][i] > r {
+                o -= 1;
+            }
+            r -= self.binom[o][i];
+            set |= 1 << select(avail, o);
+        }
+        set
+    }
+
+    /// Index of (own, opp) inside its class.
+    #[inline(always)]
+    fn index(&self, own: u64, opp: u64) -> usize {
+        let row = self.row_len(own.count_ones(), opp.count_ones());
+        (self.rank(own, self.board) * row + self.rank(opp, self.board & !own)) as usize
+    }
+
+    /// Position in the whole table of (own, opp).
+    #[inline(always)]
+    fn global(&self, own: u64, opp: u64) -> usize {
+        self.offset(own.count_ones(), opp.count_ones()) + self.index(own, opp)
+    }
+
+    /// The (own, opp) sets of entry `idx` of class (a, b).
+    fn unindex(&self, a: u32, b: u32, idx: usize) -> (u64, u64) {
+        let row = self.row_len(a, b);
+        let own = self.unrank(idx as u64 / row, a, self.board);
+        let opp = self.unrank(idx as u64 % row, b, self.board & !own);
+        (own, opp)
+    }
+
+    /// The class (own, opp) holding global entry `at`.
+    fn class_of(&self, at: usize) -> (u32, u32) {
+        for t in 0..=self.max {
+            for own in 0..=t {
+                let start = self.offset(own, t - own);
+                if at >= start && at < start + self.class_size(own, t - own) {
+                    return (own, t - own);
+                }
+            }
+        }
+        unreachable!("entry {at} is outside the table")
+    }
+}
+
+/// The point of `bb` with ordinal `o` (0 = lowest).
+#[inline]
+fn select(mut bb: u64, o: usize) -> u32 {
+    for _ in 0..o {
+        bb &= bb - 1;
+    }
+    bb.trailing_zeros()
+}
+
+/// The next larger bitmask with the same number of bits (Gosper's hack): colex order, the order of [`Indexer::rank`].
+#[inline(always)]
+fn next_combination(m: u64) -> u64 {
+    let c = m & m.wrapping_neg();
+    let r = m + c;
+    (((r ^ m) >> 2) / c) | r
+}
+
+/// The position with the "own" pieces as White and White to move (how the builder sees an entry).
+#[inline(always)]
+fn own_to_move(variant: Variant, own: u64, opp: u64) -> Position {
+    Position::from_parts(variant, own, opp, Side::White, &Rules { variant, ..Rules::default() })
+}
+
+/// Best values found among the capture turns of one position.
+struct Best {
+    /// Shortest win (from a successor lost in `win − 1`), or `u32::MAX`.
+    win: u32,
+    draw: bool,
+    /// Longest loss found so far.
+    loss: u32,
+}
+
+/// What the first pass needs: the finished smaller classes.
+struct Solver<'a> {
+    ix: &'a Indexer,
+    /// Every class with fewer pieces than the ones being built (the start of the table).
+    lower: &'a [u8],
+}
+
+impl Solver<'_> {
+    /// The value of a position reached after a capture turn (a smaller class).
+    #[inline(always)]
+    fn lookup(&self, pos: &Position) -> TbValue {
+        let s = pos.side_to_move();
+        TbValue::decode(self.lower[self.ix.global(pos.pieces(s), pos.pieces(s.opponent()))])
+    }
+
+    /// Visits every capture turn from `pos` (a turn start or a relay in progress); returns true once a turn that
+    /// wins at once is found, as nothing can beat it.
+    fn walk(&self, pos: &Position, best: &mut Best) -> bool {
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        for &s in list.iter() {
+            let mut c = *pos;
+            if c.play(s).turn_ended {
+                match self.lookup(&c) {
+                    TbValue::Loss(d) => {
+                        best.win = best.win.min(d + 1);
+                        if d == 0 {
+                            return true;
+                        }
+                    }
+                    TbValue::Draw => best.draw = true,
+                    TbValue::Win(d) => best.loss = best.loss.max(d + 1),
+                }
+            } else if self.walk(&c, best) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// First look at an entry: (stored byte, paika successor count). Capture positions and positions without a
+    /// turn are final (count 0); paika positions get byte 0 and their number of successors.
+    #[inline]
+    fn first_look(&self, own: u64, opp: u64) -> (u8, u8) {
+        let pos = own_to_move(self.ix.variant, own, opp);
+        if pos.has_capture() {
+            let mut best = Best { win: u32::MAX, draw: false, loss: 0 };
+            self.walk(&pos, &mut best);
+            let v = if best.win != u32::MAX {
+                TbValue::Win(best.win)
+            } else if best.draw {
+                TbValue::Draw
+            } else {
+                TbValue::Loss(best.loss)
+            };
+            (v.encode(), 0)
+        } else {
+            match pos.count_paika() {
+                0 => (TbValue::Loss(0).encode(), 0),
+                k => (0, u8::try_from(k).expect("at most 8 steps per piece")),
+            }
+        }
+    }
+
+    /// First look at rows `row0..` of class (a, b); returns the histogram of stored bytes (final entries only).
+    fn first_rows(&self, a: u32, b: u32, row0: usize, vals: &mut [u8], counts: &mut [u8]) -> [u64; 256] {
+        let mut hist = [0u64; 256];
+        let ix = self.ix;
+        let row = ix.row_len(a, b) as usize;
+        let mut pts = [0u8; 64];
+        for (r, (vrow, crow)) in vals.chunks_mut(row).zip(counts.chunks_mut(row)).enumerate() {
+            let own = ix.unrank((row0 + r) as u64, a, ix.board);
+            let mut avail = ix.board & !own;
+            let mut k = 0;
+            while avail != 0 {
+                pts[k] = avail.trailing_zeros() as u8;
+                avail &= avail - 1;
+                k += 1;
+            }
+            // Opponent sets in colex order, as ordinals among the free points.
+            let mut comb: u64 = (1 << b) - 1;
+            for (v, c) in vrow.iter_mut().zip(crow.iter_mut()) {
+                let mut opp = 0u64;
+                let mut m = comb;
+                while m != 0 {
+                    opp |= 1 << pts[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                let (byte, count) = self.first_look(own, opp);
+                *v = byte;
+                *c = count;
+                if count == 0 {
+                    hist[byte as usize] += 1;
+                }
+                if comb != 0 {
+                    comb = next_combination(comb);
+                }
+            }
+        }
+        hist
+    }
+
+    /// First look at all of class (a, b), on `threads` threads.
+    fn first_pass(&self, a: u32, b: u32, vals: &mut [u8], counts: &mut [u8], threads: usize) -> [u64; 256] {
+        let row = self.ix.row_len(a, b) as usize;
+        if threads <= 1 || vals.len() < 1 << 14 {
+            return self.first_rows(a, b, 0, vals, counts);
+        }
+        // Small blocks handed out on demand: capture positions, which cost the most, are unevenly spread.
+        let rows_per_block = (1usize << 14).div_ceil(row);
+        let blocks: Vec<_> = vals
+            .chunks_mut(rows_per_block * row)
+            .zip(counts.chunks_mut(rows_per_block * row))
+            .enumerate()
+            .map(|(i, (v, c))| (i * rows_per_block, v, c))
+            .collect();
+        let queue = Mutex::new(blocks.into_iter());
+        let mut hist = [0u64; 256];
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut h = [0u64; 256];
+                        loop {
+                            let next = queue.lock().expect("no worker panics holding the lock").next();
+                            let Some((row0, v, c)) = next else { break };
+                            for (x, y) in h.iter_mut().zip(self.first_rows(a, b, row0, v, c)) {
+                                *x += y;
+                            }
+                        }
+                        h
+                    })
+                })
+                .collect();
+            for w in workers {
+                for (x, y) in hist.iter_mut().zip(w.join().expect("tablebase worker panicked")) {
+                    *x += y;
+                }
+            }
+        });
+        hist
+    }
+}
+
+/// The first index at or after `from` where `s` holds `v`.
+fn find_byte(s: &[u8], from: usize, v: u8) -> Option<usize> {
+    let mut i = from;
+    // Skip whole blocks without `v` with a branch-free test that vectorises (an early-exit search does not).
+    while i + 64 <= s.len() {
+        if s[i..i + 64].iter().fold(false, |acc, &x| acc | (x == v)) {
+            break;
+        }
+        i += 64;
+    }
+    s[i..].iter().position(|&x| x == v).map(|k| i + k)
+}
+
+/// The two classes (a, b) and (b, a) whose paika turns lead into each other (one class when a = b).
+struct Pair<'a> {
+    ix: &'a Indexer,
+    /// (own, opp) counts of each class.
+    class: [(u32, u32); 2],
+    vals: [&'a mut [u8]; 2],
+    /// Paika successors not yet known to win for the opponent; 0 for final entries.
+    counts: [Vec<u8>; 2],
+    /// Number of final entries per stored byte.
+    hist: [u64; 256],
+}
+
+impl Pair<'_> {
+    fn other(&self, k: usize) -> usize {
+        if self.class[0] == self.class[1] { k } else { 1 - k }
+    }
+
+    /// Successor-counting retrograde analysis, distance by distance.
+    fn retrograde(&mut self) {
+        let g = self.ix.variant.geometry();
+        for d in 0..MAX_DISTANCE {
+            let v = (d + 1) as u8;
+            let mut left = self.hist[v as usize];
+            let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
+            for k in 0..classes {
+                let (a, b) = self.class[k];
+                let pk = self.other(k);
+                let mut i = 0;
+                while left > 0 {
+                    let Some(at) = find_byte(self.vals[k], i, v) else { break };
+                    i = at + 1;
+                    left -= 1;
+                    let (own, opp) = self.ix.unindex(a, b, at);
+                    let empty = self.ix.board & !(own | opp);
+                    // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
+                    let mut moved = opp;
+                    while moved != 0 {
+                        let q = moved.trailing_zeros() as usize;
+                        moved &= moved - 1;
+                        let mut from = g.adjacent[q] & empty;
+                        while from != 0 {
+                            let p = from.trailing_zeros();
+                            from &= from - 1;
+                            let before = opp ^ (1 << q) ^ (1 << p);
+                            let pi = self.ix.index(before, own);
+                            // Count 0: final already, or a capture position (paika was not legal there).
+                            if self.vals[pk][pi] != 0 || self.counts[pk][pi] == 0 {
+                                continue;
+                            }
+                            assert!(d < MAX_DISTANCE, "tablebase distance does not fit in a byte");
+                            if d % 2 == 0 {
+                                // This entry is lost: moving into it wins.
+                                self.vals[pk][pi] = TbValue::Win(d + 1).encode();
+                                self.hist[v as usize + 1] += 1;
+                            } else {
+                                self.counts[pk][pi] -= 1;
+                                if self.counts[pk][pi] == 0 {
+                                    // Every turn leads to a win for the opponent, this one (processed last) the longest.
+                                    self.vals[pk][pi] = TbValue::Loss(d + 1).encode();
+                                    self.hist[v as usize + 1] += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// File magic: a name, then bytes that text-mode transfers would mangle.
+const MAGIC: [u8; 8] = *b"FNRTB\r\n\x1a";
+const VERSION: u32 = 1;
+const HEADER_LEN: usize = 32;
+
+fn variant_code(v: Variant) -> u8 {
+    match v {
+        Variant::Tsivy => 0,
+        Variant::Dimy => 1,
+    }
+}
+
+/// A 64-bit checksum of the data; every step is a bijection of the state, so any single changed word is caught.
+fn checksum(data: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ data.len() as u64;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        h = (h ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))).wrapping_mul(0x0000_0100_0000_01b3);
+        h ^= h >> 29;
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        h ^= h >> 29;
+    }
+    h
+}
+
+/// An endgame tablebase for one board: the exact value of every position with up to [`Tablebase::max_pieces`]
+/// pieces in total.
+#[derive(Clone)]
+pub struct Tablebase {
+    ix: Indexer,
+    data: Vec<u8>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("variant", &self.ix.variant)
+            .field("max_pieces", &self.ix.max)
+            .field("entries", &self.data.len())
+            .finish()
+    }
+}
+
+impl Tablebase {
+    /// Builds the table of every position with up to `max_pieces` pieces on `variant`'s board, calling `progress`
+    /// with a line of text after each pair of material classes. Uses every available core (scoped threads) for
+    /// the capture positions.
+    ///
+    /// # Panics
+    /// If `max_pieces` exceeds [`MAX_PIECES`], or (never seen for small tables) a distance exceeds 254 turns.
+    pub fn build(variant: Variant, max_pieces: u32, mut progress: impl FnMut(&str)) -> Tablebase {
+        let started = Instant::now();
+        let ix = Indexer::new(variant, max_pieces);
+        let mut data = vec![0u8; ix.total];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        for t in 0..=max_pieces {
+            let start = ix.offset(0, t);
+            let (lower, upper) = data.split_at_mut(start);
+            let solver = Solver { ix: &ix, lower };
+            // Pairs (a, b) with a ≥ b; class (b, a) lies before (a, b) in the layout.
+            for a in t.div_ceil(2)..=t {
+                let b = t - a;
+                let group_started = Instant::now();
+                let lo = ix.offset(b, a) - start;
+                let hi = ix.offset(a, b) - start;
+                let single = a == b;
+                // For a = b both ranges are the same class: it goes in slot 0 and slot 1 stays empty.
+                let (first, second) = upper.split_at_mut(if single { hi + ix.class_size(a, b) } else { hi });
+                let first = &mut first[lo..lo + ix.class_size(b, a)];
+                let second = if single { &mut [] } else { &mut second[..ix.class_size(a, b)] };
+                let mut pair = Pair {
+                    ix: &ix,
+                    class: [(b, a), (a, b)],
+                    counts: [vec![0; first.len()], vec![0; second.len()]],
+                    vals: [first, second],
+                    hist: [0; 256],
+                };
+                let classes = if single { 1 } else { 2 };
+                for k in 0..classes {
+                    let (ca, cb) = pair.class[k];
+                    let h = solver.first_pass(ca, cb, pair.vals[k], &mut pair.counts[k], threads);
+                    for (x, y) in pair.hist.iter_mut().zip(h) {
+                        *x += y;
+                    }
+                }
+                pair.retrograde();
+                let mut wdl = [0usize; 3];
+                for &byte in pair.vals.iter().flat_map(|v| v.iter()) {
+                    wdl[match TbValue::decode(byte) {
+                        TbValue::Win(_) => 0,
+                        TbValue::Draw => 1,
+                        TbValue::Loss(_) => 2,
+                    }] += 1;
+                }
+                let names = if single { format!("{a}v{b}") } else { format!("{a}v{b} and {b}v{a}") };
+                progress(&format!(
+                    "tablebase {variant} {names}: {} positions in {:.2} s (win {}, draw {}, loss {})",
+                    wdl.iter().sum::<usize>(),
+                    group_started.elapsed().as_secs_f64(),
+                    wdl[0],
+                    wdl[1],
+                    wdl[2]
+                ));
+            }
+        }
+        progress(&format!(
+            "tablebase {variant} up to {max_pieces} pieces: {} positions in {:.2} s",
+            data.len(),
+            started.elapsed().as_secs_f64()
+        ));
+        Tablebase { ix, data }
+    }
+
+    /// The board.
+    pub fn variant(&self) -> Variant {
+        self.ix.variant
+    }
+
+    /// The most pieces (both sides together) a position may have to be in the table.
+    pub fn max_pieces(&self) -> u32 {
+        self.ix.max
+    }
+
+    /// Number of stored entries (positions relative to the side to move).
+    pub fn entries(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The exact value of a position for its side to move; `None` when the table does not cover it: another
+    /// board, more pieces than [`Tablebase::max_pieces`], a relay in progress, or rules other than the defaults
+    /// (another relay rule, vela, a first-turn option that still applies).
+    pub fn probe(&self, pos: &Position) -> Option<TbValue> {
+        if !self.covers_rules(pos) || pos.in_relay() {
+            return None;
+        }
+        let s = pos.side_to_move();
+        let (own, opp) = (pos.pieces(s), pos.pieces(s.opponent()));
+        if own.count_ones() + opp.count_ones() > self.ix.max {
+            return None;
+        }
+        Some(TbValue::decode(self.data[self.ix.global(own, opp)]))
+    }
+
+    /// Whether the position's rules give every turn from here the same options as the default rules.
+    fn covers_rules(&self, pos: &Position) -> bool {
+        let r = pos.rules();
+        pos.variant() == self.ix.variant
+            && r.relay == RelayRule::Default
+            && r.vela.is_none()
+            && !(r.first_turn_no_relay && pos.is_first_turn())
+            && !(r.single_first_capture && !(pos.has_captured(Side::White) && pos.has_captured(Side::Black)))
+    }
+
+    /// A turn that realises the position's value and that value (for the side to move): the fastest win, the
+    /// longest loss, or a drawing turn. Works in the middle of a relay too: the turn then completes the relay, and
+    /// an empty turn means stopping at once. Also works where the position itself is not covered but its
+    /// successors are (more pieces than the table but only captures, or a first turn under a first-turn option).
+    /// `None` when there is no legal turn (the side to move has lost) or some successor is not in the table.
+    pub fn best_turn(&self, pos: &Position) -> Option<(Turn, TbValue)> {
+        let mut best: Option<(Turn, TbValue)> = None;
+        for turn in pos.legal_turns() {
+            let mut child = *pos;
+            if turn.is_empty() {
+                // In a relay, the empty completion is stopping at once.
+                child.stop_relay();
+            } else {
+                child.play_turn(&turn).ok()?;
+            }
+            let v = self.probe(&child)?.after_turn();
+            if best.as_ref().is_none_or(|(_, b)| v > *b) {
+                best = Some((turn, v));
+            }
+        }
+        best
+    }
+
+    /// The longest forced win in the table and a position (White to move) that has it; `None` if no position is
+    /// won (only with fewer than one piece).
+    pub fn longest_win(&self) -> Option<(u32, Position)> {
+        // Wins are stored as even bytes (distance + 1 with an odd distance).
+        let (at, &byte) =
+            self.data.iter().enumerate().filter(|&(_, &b)| b != 0 && b % 2 == 0).max_by_key(|&(i, &b)| (b, !i))?;
+        let (a, b) = self.ix.class_of(at);
+        let (own, opp) = self.ix.unindex(a, b, at - self.ix.offset(a, b));
+        Some((byte as u32 - 1, own_to_move(self.ix.variant, own, opp)))
+    }
+
+    /// The file name [`Tablebase::load_or_build`] uses, e.g. `fanorona-tsivy-5.tb`.
+    pub fn file_name(variant: Variant, max_pieces: u32) -> String {
+        format!("fanorona-{variant}-{max_pieces}.tb")
+    }
+
+    fn header(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12] = variant_code(self.ix.variant);
+        h[13] = self.ix.max as u8;
+        h[16..24].copy_from_slice(&(self.data.len() as u64).to_le_bytes());
+        h[24..32].copy_from_slice(&checksum(&self.data).to_le_bytes());
+        h
+    }
+
+    /// Writes the table to `path`: a 32-byte header (magic, format version, board, piece count, data length,
+    /// checksum) and one byte per entry.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), TbError> {
+        let mut f = io::BufWriter::new(fs::File::create(path)?);
+        f.write_all(&self.header())?;
+        f.write_all(&self.data)?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        Ok(())
+    }
+
+    /// Reads a table written by [`Tablebase::save`], checking that it is for `variant` and `max_pieces` and that
+    /// it is intact. Never panics on a bad file.
+    pub fn load(path: impl AsRef<Path>, variant: Variant, max_pieces: u32) -> Result<Tablebase, TbError> {
+        if max_pieces > MAX_PIECES {
+            return Err(TbError::TooManyPieces(max_pieces));
+        }
+        let eof_is_length = |e: io::Error| {
+            if e.kind() == io::ErrorKind::UnexpectedEof { TbError::WrongLength } else { TbError::Io(e) }
+        };
+        let mut f = io::BufReader::new(fs::File::open(path)?);
+        let mut h = [0u8; HEADER_LEN];
+        f.read_exact(&mut h).map_err(|e| {
+            if e.kind() == io::ErrorKind::UnexpectedEof { TbError::NotATablebase } else { TbError::Io(e) }
+        })?;
+        if h[0..8] != MAGIC {
+            return Err(TbError::NotATablebase);
+        }
+        let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(TbError::Version(version));
+        }
+        if h[12] != variant_code(variant) {
+            return Err(TbError::WrongVariant { expected: variant, found: h[12] });
+        }
+        if h[13] as u32 != max_pieces {
+            return Err(TbError::WrongPieces { expected: max_pieces, found: h[13] as u32 });
+        }
+        let ix = Indexer::new(variant, max_pieces);
+        let len = u64::from_le_bytes(h[16..24].try_into().expect("8 bytes"));
+        if len != ix.total as u64 || h[14..16] != [0, 0] {
+            return Err(TbError::WrongLength);
+        }
+        let mut data = vec![0u8; ix.total];
+        f.read_exact(&mut data).map_err(eof_is_length)?;
+        if f.read(&mut [0u8; 1])? != 0 {
+            return Err(TbError::WrongLength);
+        }
+        if checksum(&data) != u64::from_le_bytes(h[24..32].try_into().expect("8 bytes")) {
+            return Err(TbError::Checksum);
+        }
+        Ok(Tablebase { ix, data })
+    }
+
+    /// Loads `dir/`[`file_name`](Tablebase::file_name) if it is there and intact; otherwise builds the table and
+    /// saves it there (creating `dir`). A cache that cannot be written is reported through `progress` and the
+    /// built table is still returned; only an invalid `max_pieces` is an error.
+    pub fn load_or_build(
+        dir: impl AsRef<Path>,
+        variant: Variant,
+        max_pieces: u32,
+        mut progress: impl FnMut(&str),
+    ) -> Result<Tablebase, TbError> {
+        if max_pieces > MAX_PIECES {
+            return Err(TbError::TooManyPieces(max_pieces));
+        }
+        let path = dir.as_ref().join(Self::file_name(variant, max_pieces));
+        if path.exists() {
+            match Self::load(&path, variant, max_pieces) {
+                Ok(tb) => {
+                    progress(&format!("tablebase loaded from {}", path.display()));
+                    return Ok(tb);
+                }
+                Err(e) => progress(&format!("tablebase {} not usable ({e}); rebuilding", path.display())),
+            }
+        }
+        let tb = Self::build(variant, max_pieces, &mut progress);
+        // Write to a temporary name and rename, so that a crash never leaves a half-written table under the name.
+        let tmp: PathBuf = path.with_extension(format!("tmp{}", std::process::id()));
+        let saved = fs::create_dir_all(dir.as_ref())
+            .map_err(TbError::from)
+            .and_then(|_| tb.save(&tmp))
+            .and_then(|_| fs::rename(&tmp, &path).map_err(TbError::from));
+        match saved {
+            Ok(()) => progress(&format!("tablebase saved to {}", path.display())),
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                progress(&format!("tablebase not saved to {}: {e}", path.display()));
+            }
+        }
+        Ok(tb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn quiet(_: &str) {}
+
+    /// Exhaustive depth-limited minimax over whole turns, independent of the table: the exact value if either side
+    /// forces a win within `depth` turns, else `None`. Memoised on (pieces, side, depth) only for speed.
+    fn brute(
+        pos: &Position,
+        depth: u32,
+        memo: &mut HashMap<(u64, u64, Side, u32), Option<TbValue>>,
+    ) -> Option<TbValue> {
+        let key = (pos.pieces(Side::White), pos.pieces(Side::Black), pos.side_to_move(), depth);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let turns = pos.legal_turns();
+        let v = if turns.is_empty() {
+            Some(TbValue::Loss(0))
+        } else if depth == 0 {
+            None
+        } else {
+            let mut win = None;
+            let mut all_lose = Some(0);
+            for t in &turns {
+                let mut c = *pos;
+                c.play_turn(t).unwrap();
+                match brute(&c, depth - 1, memo) {
+                    Some(TbValue::Loss(d)) => win = Some(win.map_or(d + 1, |w: u32| w.min(d + 1))),
+                    Some(TbValue::Win(d)) => all_lose = all_lose.map(|l: u32| l.max(d + 1)),
+                    _ => all_lose = None,
+                }
+            }
+            match (win, all_lose) {
+                (Some(w), _) => Some(TbValue::Win(w)),
+                (None, Some(l)) => Some(TbValue::Loss(l)),
+                _ => None,
+            }
+        };
+        memo.insert(key, v);
+        v
+    }
+
+    /// Every entry of class (a, b) as a position; odd entries with Black to move (colours swapped) so that both
+    /// sides are exercised.
+    fn class_positions(tb: &Tablebase, a: u32, b: u32) -> impl Iterator<Item = Position> + '_ {
+        let v = tb.variant();
+        (0..tb.ix.class_size(a, b)).map(move |i| {
+            let (own, opp) = tb.ix.unindex(a, b, i);
+            if i % 2 == 0 {
+                own_to_move(v, own, opp)
+            } else {
+                Position::from_parts(v, opp, own, Side::Black, &Rules { variant: v, ..Rules::default() })
+            }
+        })
+    }
+
+    type Memo = HashMap<(u64, u64, Side, u32), Option<TbValue>>;
+
+    /// Whether brute force decides `pos` within `depth` turns; panics if it disagrees with the table.
+    fn compare_with_brute(tb: &Tablebase, pos: &Position, depth: u32, memo: &mut Memo) -> bool {
+        let table = tb.probe(pos).unwrap();
+        match brute(pos, depth, memo) {
+            Some(v) => {
+                assert_eq!(table, v, "{pos}: table {table}, brute force {v}");
+                true
+            }
+            None => {
+                assert!(
+                    table.distance().is_none_or(|d| d > depth),
+                    "{pos}: table {table}, brute force undecided within {depth}"
+                );
+                false
+            }
+        }
+    }
+
+    fn check_against_brute_force(variant: Variant, max: u32, depth: u32) {
+        let tb = Tablebase::build(variant, max, quiet);
+        let mut memo = HashMap::new();
+        let mut decided = 0;
+        for t in 0..=max {
+            for a in 0..=t {
+                for pos in class_positions(&tb, a, t - a) {
+                    decided += compare_with_brute(&tb, &pos, depth, &mut memo) as usize;
+                }
+            }
+        }
+        eprintln!("DECIDED {variant} {decided}");
+        assert!(decided > 1000, "only {decided} positions decided");
+    }
+
+    #[test]
+    fn agrees_with_brute_force_dimy() {
+        check_against_brute_force(Variant::Dimy, 3, 9);
+    }
+
+    #[test]
+    fn agrees_with_brute_force_tsivy() {
+        check_against_brute_force(Variant::Tsivy, 3, 7);
+    }
+
+    /// Every entry equals the best of its successors' values one turn later (turns from `legal_turns`).
+    fn check_consistent(tb: &Tablebase, stride: usize) {
+        for t in 0..=tb.max_pieces() {
+            for a in 0..=t {
+                for pos in class_positions(tb, a, t - a).step_by(stride) {
+                    let v = tb.probe(&pos).unwrap();
+                    match tb.best_turn(&pos) {
+                        None => assert_eq!(v, TbValue::Loss(0), "{pos}"),
+                        Some((_, best)) => assert_eq!(v, best, "{pos}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn consistent_one_turn_ahead() {
+        check_consistent(&Tablebase::build(Variant::Tsivy, 3, quiet), 1);
+        check_consistent(&Tablebase::build(Variant::Dimy, 4, quiet), 1);
+    }
+
+    #[test]
+    fn index_round_trips() {
+        for variant in [Variant::Tsivy, Variant::Dimy] {
+            let ix = Indexer::new(variant, 4);
+            let mut seen = 0;
+            for t in 0..=4 {
+                for a in 0..=t {
+                    let b = t - a;
+                    let size = ix.class_size(a, b);
+                    assert_eq!(ix.offset(a, b), seen, "classes are contiguous");
+                    seen += size;
+                    // Every index of the small classes, a stride through the large ones.
+                    let stride = (size / 5000).max(1);
+                    for i in (0..size).step_by(stride).chain([size - 1]) {
+                        let (own, opp) = ix.unindex(a, b, i);
+                        assert_eq!((own.count_ones(), opp.count_ones()), (a, b));
+                        assert_eq!(own & opp, 0);
+                        assert_eq!((own | opp) & !ix.board, 0);
+                        assert_eq!(ix.index(own, opp), i);
+                        assert_eq!(ix.class_of(ix.offset(a, b) + i), (a, b));
+                    }
+                }
+            }
+            assert_eq!(seen, ix.total);
+        }
+        // Colex order is the numeric order of the sets' ordinal bitmasks, which Gosper's hack walks.
+        let ix = Indexer::new(Variant::Dimy, 3);
+        let mut m = 0b111u64;
+        for r in 0..ix.c(25, 3) {
+            assert_eq!(ix.unrank(r, 3, ix.board), m.iter_bits_as_points(ix.board));
+            m = next_combination(m);
+        }
+    }
+
+    trait Deposit {
+        fn iter_bits_as_points(self, avail: u64) -> u64;
+    }
+
+    impl Deposit for u64 {
+        /// Software `pdep`: ordinal bit o goes to the o-th point of `avail`.
+        fn iter_bits_as_points(self, avail: u64) -> u64 {
+            let mut out = 0;
+            let mut m = self;
+            while m != 0 {
+                out |= 1 << select(avail, m.trailing_zeros() as usize);
+                m &= m - 1;
+            }
+            out
+        }
+    }
+
+    fn tmp_path(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("fanorona-tb-test-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn save_load_round_trip_and_rejects_bad_files() {
+        let tb = Tablebase::build(Variant::Dimy, 3, quiet);
+        let path = tmp_path("roundtrip.tb");
+        tb.save(&path).unwrap();
+        let back = Tablebase::load(&path, Variant::Dimy, 3).unwrap();
+        assert_eq!(back.data, tb.data);
+        assert!(matches!(Tablebase::load(&path, Variant::Tsivy, 3), Err(TbError::WrongVariant { .. })));
+        assert!(matches!(Tablebase::load(&path, Variant::Dimy, 2), Err(TbError::WrongPieces { .. })));
+        assert!(matches!(Tablebase::load(&path, Variant::Dimy, 9), Err(TbError::TooManyPieces(9))));
+        let good = fs::read(&path).unwrap();
+        let check = |bytes: &[u8]| {
+            fs::write(&path, bytes).unwrap();
+            Tablebase::load(&path, Variant::Dimy, 3)
+        };
+        let mut flipped = good.clone();
+        flipped[HEADER_LEN + 1234] ^= 0x10;
+        assert!(matches!(check(&flipped), Err(TbError::Checksum)));
+        assert!(matches!(check(&good[..good.len() - 1]), Err(TbError::WrongLength)));
+        assert!(matches!(check(&[good.as_slice(), &[0]].concat()), Err(TbError::WrongLength)));
+        assert!(matches!(check(&good[..10]), Err(TbError::NotATablebase)));
+        assert!(matches!(check(b""), Err(TbError::NotATablebase)));
+        assert!(matches!(check(&[b"garbage!".as_slice(), &good[8..]].concat()), Err(TbError::NotATablebase)));
+        let mut version = good.clone();
+        version[8] = 99;
+        assert!(matches!(check(&version), Err(TbError::Version(99))));
+        let mut length = good.clone();
+        length[16] ^= 1;
+        assert!(matches!(check(&length), Err(TbError::WrongLength)));
+        assert!(check(&good).is_ok());
+        fs::remove_file(&path).unwrap();
+        assert!(matches!(Tablebase::load(&path, Variant::Dimy, 3), Err(TbError::Io(_))));
+
+        // The cache: built and saved the first time, loaded the second, rebuilt over a corrupt file.
+        let dir = tmp_path("cache");
+        let _ = fs::remove_dir_all(&dir);
+        let mut log = Vec::new();
+        let first = Tablebase::load_or_build(&dir, Variant::Dimy, 2, |s| log.push(s.to_string())).unwrap();
+        assert!(log.last().unwrap().contains("saved"), "{log:?}");
+        log.clear();
+        let second = Tablebase::load_or_build(&dir, Variant::Dimy, 2, |s| log.push(s.to_string())).unwrap();
+        assert!(log[0].contains("loaded"), "{log:?}");
+        assert_eq!(first.data, second.data);
+        let file = dir.join(Tablebase::file_name(Variant::Dimy, 2));
+        fs::write(&file, b"not a table").unwrap();
+        log.clear();
+        let third = Tablebase::load_or_build(&dir, Variant::Dimy, 2, |s| log.push(s.to_string())).unwrap();
+        assert!(log[0].contains("not usable"), "{log:?}");
+        assert_eq!(third.data, first.data);
+        assert!(Tablebase::load(&file, Variant::Dimy, 2).is_ok());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn fen(s: &str) -> Position {
+        Position::from_fen(s).unwrap()
+    }
+
+    #[test]
+    fn known_positions() {
+        let tb = Tablebase::build(Variant::Tsivy, 4, quiet);
+        let v = |s: &str| tb.probe(&fen(s)).unwrap();
+        // a1 against c1: whoever moves captures by approach on b1.
+        assert_eq!(v("9/9/9/9/W1B6 w"), TbValue::Win(1));
+        assert_eq!(v("9/9/9/9/W1B6 b"), TbValue::Win(1));
+        // No enemy left: the side to move has lost; the other side wins with any paika move.
+        assert_eq!(v("9/9/9/9/WW7 b"), TbValue::Loss(0));
+        assert_eq!(v("9/9/9/9/WW7 w"), TbValue::Win(1));
+        // White on b1 is boxed in by a1, c1 and b2 (b1 is weak: no diagonals) and cannot capture: lost at once.
+        assert_eq!(v("9/9/9/1B7/BWB6 w"), TbValue::Loss(0));
+        // Black to move there withdraws b2-b3 and takes b1.
+        assert_eq!(v("9/9/9/1B7/BWB6 b"), TbValue::Win(1));
+        // White a1 against b3 and c2 has no capture (c1, a3 and c3 are empty) and every step is taken next turn:
+        // a1-b1 by b3-b2A, a1-a2 by c2-b2A, a1-b2 by b3-b4W.
+        assert_eq!(v("9/9/1B7/2B6/W8 w"), TbValue::Loss(2));
+        // One against one in opposite corners: neither side can be forced, a draw.
+        assert_eq!(v("8B/9/9/9/W8 w"), TbValue::Draw);
+        // The longest 1-against-1 win (checked by the brute-force test too).
+        assert_eq!(v("9/B8/9/9/W8 w"), TbValue::Win(7));
+        // Too many pieces, another board, other rules: not covered.
+        assert_eq!(tb.probe(&fen("9/9/9/9/WWBBB4 w")), None);
+        assert_eq!(Tablebase::build(Variant::Dimy, 2, quiet).probe(&fen("9/9/9/9/W1B6 w")), None);
+        let lines = fen("9/9/9/9/W1B6 w").with_rules(&Rules { relay: RelayRule::Lines, ..Rules::default() });
+        assert_eq!(tb.probe(&lines), None);
+        // On the first turn of a game with "first turn without relay" the table does not apply, but every turn
+        // leads to positions it covers, so best_turn still works.
+        let first = fen("9/9/9/9/W1B6 w").with_rules(&Rules { first_turn_no_relay: true, ..Rules::default() });
+        assert_eq!(tb.probe(&first), None);
+        assert_eq!(tb.best_turn(&first).map(|(_, v)| v), Some(TbValue::Win(1)));
+    }
+
+    #[test]
+    fn a_relay_is_one_turn() {
+        let tb = Tablebase::build(Variant::Tsivy, 3, quiet);
+        // White c1 takes e1 by approach (c1-d1A), then d3 by approach (d1-d2A): both black pieces in one turn.
+        let pos = fen("9/9/3B5/9/2W1B4 w");
+        assert_eq!(tb.probe(&pos), Some(TbValue::Win(1)));
+        let (turn, v) = tb.best_turn(&pos).unwrap();
+        assert_eq!((turn.to_string().as_str(), v), ("c1-d1A d1-d2A", TbValue::Win(1)));
+        // In the middle of the relay the table has no entry, but best_turn completes the turn.
+        let mut relay = pos;
+        assert!(!relay.play(turn.steps[0]).turn_ended);
+        assert_eq!(tb.probe(&relay), None);
+        let (rest, v) = tb.best_turn(&relay).unwrap();
+        assert_eq!((rest.to_string().as_str(), v), ("d1-d2A", TbValue::Win(1)));
+    }
+
+    #[test]
+    fn best_play_takes_exactly_the_distance() {
+        let tb = Tablebase::build(Variant::Tsivy, 4, quiet);
+        let (d, pos) = tb.longest_win().unwrap();
+        assert_eq!(tb.probe(&pos), Some(TbValue::Win(d)));
+        let mut p = pos;
+        for i in 0..d {
+            let (turn, v) = tb.best_turn(&p).unwrap();
+            assert_eq!(v.distance(), Some(d - i));
+            p.play_turn(&turn).unwrap();
+        }
+        assert!(p.is_lost());
+        assert_eq!(tb.probe(&p), Some(TbValue::Loss(0)));
+        assert_eq!(tb.best_turn(&p), None);
+    }
+
+    /// Release-only checks on the full 4-piece table and a sample of the 5-piece one:
+    /// `cargo test --release -p fanorona-engine --lib tablebase -- --ignored`.
+    #[test]
+    #[ignore = "slow outside release"]
+    fn large_tables_consistent() {
+        let tb = Tablebase::build(Variant::Tsivy, 4, quiet);
+        check_consistent(&tb, 1);
+        let mut memo = HashMap::new();
+        for (i, pos) in class_positions(&tb, 2, 2).chain(class_positions(&tb, 3, 1)).enumerate() {
+            if i % 97 == 0 {
+                compare_with_brute(&tb, &pos, 5, &mut memo);
+            }
+        }
+        let tb = Tablebase::build(Variant::Tsivy, 5, quiet);
+        check_consistent(&tb, 101);
+        check_consistent(&Tablebase::build(Variant::Dimy, 5, quiet), 7);
+    }
+}
