@@ -173,6 +173,50 @@ impl Position {
     }
 }
 
+impl Position {
+    /// A text drawing of the board with its lines (for terminals and logs), rank 5 at the top.
+    pub fn diagram(&self) -> String {
+        let g = self.geometry();
+        let mut out = String::new();
+        for rank in (0..g.height).rev() {
+            out.push_str(&format!("{}  ", rank + 1));
+            for file in 0..g.width {
+                let p = g.point(file, rank).expect("on board");
+                out.push(match self.piece_at(p) {
+                    Some(Side::White) => 'W',
+                    Some(Side::Black) => 'B',
+                    None if self.relay_piece() == Some(p) => '*',
+                    None => '.',
+                });
+                if file + 1 < g.width {
+                    out.push_str(" - ");
+                }
+            }
+            out.push('\n');
+            if rank > 0 {
+                out.push_str("   ");
+                for file in 0..g.width {
+                    out.push('|');
+                    if file + 1 < g.width {
+                        // The diagonal of each square joins its two strong corners.
+                        out.push_str(if (file + rank - 1) % 2 == 0 { " / " } else { " \\ " });
+                    }
+                }
+                out.push('\n');
+            }
+        }
+        out.push_str("   ");
+        for file in 0..g.width {
+            out.push((b'a' + file) as char);
+            if file + 1 < g.width {
+                out.push_str("   ");
+            }
+        }
+        out.push('\n');
+        out
+    }
+}
+
 impl FromStr for Position {
     type Err = FenError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -323,6 +367,17 @@ mod tests {
         let d = Position::start(&Rules { variant: Variant::Dimy, ..Rules::default() });
         assert_eq!(d.to_fen(), "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w");
         assert_eq!(Position::from_fen(&d.to_fen()).unwrap(), d);
+    }
+
+    #[test]
+    fn diagram_shows_lines_and_pieces() {
+        let d = Position::start(&Rules::default()).diagram();
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(lines[0], "5  B - B - B - B - B - B - B - B - B");
+        // a4 is weak and b4 strong, so the square a4-b5 has the diagonal b4-a5, drawn "\\".
+        assert_eq!(lines[1], "   | \\ | / | \\ | / | \\ | / | \\ | / |");
+        assert_eq!(lines[4], "3  B - W - B - W - . - B - W - B - W");
+        assert_eq!(lines[9], "   a   b   c   d   e   f   g   h   i");
     }
 
     #[test]

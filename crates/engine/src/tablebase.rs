@@ -993,7 +993,6 @@ mod tests {
                 }
             }
         }
-        eprintln!("DECIDED {variant} {decided}");
         assert!(decided > 1000, "only {decided} positions decided");
     }
 

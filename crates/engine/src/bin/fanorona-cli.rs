@@ -45,6 +45,17 @@ enum Command {
     },
     /// The engine protocol on standard input and output (see the README).
     Engine,
+    /// Play against the CPU in the terminal (type turns like `d3-e3A`; `help` lists commands).
+    Play {
+        /// CPU level (1-5).
+        #[arg(long, default_value_t = 3)]
+        level: u8,
+        /// Your colour.
+        #[arg(long, value_enum, default_value_t = SideArg::White)]
+        color: SideArg,
+        #[command(flatten)]
+        pos: PositionArgs,
+    },
     /// Plays one CPU-vs-CPU game and prints its turns and result.
     Selfplay {
         /// Level of White (1-5).
@@ -270,12 +281,90 @@ fn run(command: Command) -> Result<(), String> {
                 100.0 * score.fraction()
             );
         }
+        Command::Play { level, color, pos } => play(level, color.into(), &pos)?,
         Command::Engine => {
             let out: fanorona_engine::protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             fanorona_engine::protocol::run(std::io::stdin().lock(), out);
         }
     }
     Ok(())
+}
+
+fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
+    use fanorona_engine::Game;
+    use fanorona_engine::levels::{hint, history_hashes};
+    use fanorona_engine::search::{Limits, Searcher, score_text};
+    use std::io::BufRead;
+    let level = Level::from_number(level).ok_or_else(|| format!("level {level} does not exist (1-5)"))?;
+    let rules = args.rules();
+    let mut game = Game::from_position(args.position()?, rules);
+    let mut searcher = Searcher::new(64);
+    let mut input = std::io::stdin().lock().lines();
+    let mut seed = 1u64;
+    println!("You play {human} against the CPU ({}). Type a turn like d3-e3A, or help.", level.name());
+    loop {
+        let pos = *game.position();
+        println!("\n{}", pos.diagram());
+        if let Some(o) = game.outcome() {
+            println!("Game over: {o}.");
+            return Ok(());
+        }
+        if pos.side_to_move() != human {
+            let t = level
+                .choose(&mut searcher, &pos, &history_hashes(&game), seed, Limits::default())
+                .ok_or("the CPU has no turn")?;
+            seed += 1;
+            game.play_turn(&t).map_err(|e| e.to_string())?;
+            println!("CPU ({}) plays {t}", pos.side_to_move());
+            continue;
+        }
+        print!("{human} to move> ");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let Some(Ok(line)) = input.next() else { return Ok(()) };
+        match line.trim() {
+            "quit" | "exit" => return Ok(()),
+            "help" => println!(
+                "Commands: a turn (steps like d3-e3A separated by spaces; A = approach, W = withdrawal, none = paika),\n\
+                 moves (list legal turns), hint, undo (takes back your last turn), draw (offer a draw), resign, quit."
+            ),
+            "moves" => {
+                let mut turns: Vec<String> = pos.legal_turns().iter().map(|t| t.to_string()).collect();
+                turns.sort();
+                println!("{}", turns.join("\n"));
+            }
+            "hint" => match hint(&mut searcher, &game, std::time::Duration::from_millis(700)) {
+                Some((t, s)) => println!("Hint: {t} ({})", score_text(s)),
+                None => println!("No legal turn."),
+            },
+            "undo" => {
+                // Take back the CPU's reply and your own turn.
+                let _ = game.undo();
+                if game.position().side_to_move() != human {
+                    let _ = game.undo();
+                }
+            }
+            "draw" => {
+                if level.accepts_draw(&mut searcher, &pos, &history_hashes(&game), human.opponent()) {
+                    let _ = game.agree_draw();
+                    println!("The CPU accepts the draw.");
+                } else {
+                    println!("The CPU declines: it thinks it is winning.");
+                }
+            }
+            "resign" => {
+                let _ = game.resign(human);
+            }
+            text => match text.parse::<Turn>() {
+                Ok(t) => {
+                    if let Err(e) = game.play_turn(&t) {
+                        println!("{e}");
+                    }
+                }
+                Err(e) => println!("{e}"),
+            },
+        }
+    }
 }
 
 fn player(level: u8, movetime: Option<u64>) -> Result<matches::Player, String> {
