@@ -102,11 +102,14 @@ enum Command {
         #[arg(long, default_value_t = 400)]
         max_turns: usize,
     },
-    /// Perft throughput from fixed positions (turns/s and steps/s).
+    /// Perft throughput (turns/s and steps/s) and search speed (nodes/s, depth in a set time) from fixed positions.
     Bench {
         /// Perft depth for the start position (deeper is slower).
         #[arg(long, default_value_t = 6)]
         depth: u32,
+        /// Search time per position, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
     },
 }
 
@@ -247,7 +250,7 @@ fn run(command: Command) -> Result<(), String> {
             p.play_turn(&t).map_err(|e| format!("illegal turn {text:?}: {e}"))?;
             println!("{}", p.to_fen());
         }
-        Command::Bench { depth } => bench(depth),
+        Command::Bench { depth, movetime } => bench(depth, movetime),
         Command::Selfplay { white, black, movetime, opening, seed, max_turns } => {
             let w = player(white, movetime)?;
             let b = player(black, movetime)?;
@@ -379,7 +382,7 @@ const BENCH_FENS: [&str; 3] = [
     "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW b",
 ];
 
-fn bench(start_depth: u32) {
+fn bench(start_depth: u32, movetime: u64) {
     println!("perft throughput (turn-level, bulk-counted at the last turn; steps = steps played)");
     let mut total_turns = 0u64;
     let mut total_steps = 0u64;
@@ -416,4 +419,27 @@ fn bench(start_depth: u32) {
         perft.steps_played as f64 / secs / 1e6,
         (perft.steps_played + n) as f64 / secs / 1e6
     );
+    println!("search for {movetime} ms per position (fresh 64 MB table each)");
+    let mut nodes = 0u64;
+    let mut secs = 0f64;
+    for fen in BENCH_FENS.iter().chain(SEARCH_FENS.iter()) {
+        let p = Position::from_fen(fen).expect("bench FEN is valid");
+        let mut s = fanorona_engine::search::Searcher::new(64);
+        let r = s.search(&p, &[], fanorona_engine::search::Limits::movetime(movetime), |_| {});
+        nodes += r.nodes;
+        secs += r.elapsed.as_secs_f64();
+        println!(
+            "  {fen}  depth {} score {} best {} nodes {} = {:.2} M nodes/s",
+            r.depth,
+            fanorona_engine::search::score_text(r.score),
+            r.best.map(|t| t.to_string()).unwrap_or_default(),
+            r.nodes,
+            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e6
+        );
+    }
+    println!("search total: {:.2} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
 }
+
+/// Quieter middlegame and endgame positions for the search benchmark.
+const SEARCH_FENS: [&str; 3] =
+    ["1B1B1B1B1/B1B3B1B/2W1W1W2/W1W3W1W/1W1W1W1W1 w", "9/2B3B2/1B1W1W1B1/2W3W2/9 b", "9/4B4/9/2W3W2/9 w"];
