@@ -4,10 +4,12 @@
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Side;
-use crate::search::{Limits, PIECE, Searcher};
+use crate::search::{Limits, Oracle, PIECE, Searcher};
+use crate::tablebase;
 use crate::turns::Turn;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A CPU playing strength.
@@ -92,13 +94,21 @@ impl Level {
         cap: Limits,
     ) -> Option<Turn> {
         let spec = self.spec();
+        // The strong levels play small endgames perfectly; the others find their own way (and their mistakes).
+        let oracle: Option<Arc<dyn Oracle>> = if self >= Level::Advanced {
+            Some(tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()))
+        } else {
+            None
+        };
+        searcher.set_oracle(oracle);
         let mut rng = SmallRng::seed_from_u64(seed ^ (self as u64) << 56 ^ pos.hash());
         if spec.noise == 0 {
             let r = searcher.search(pos, history, self.limits(cap), |_| {});
             let best = r.best?;
-            // Opening variety without weakening: early in the game, pick among turns that score as well.
-            if self == Level::Master && history.len() < 6 && pos.count(pos.side_to_move()) > 16 {
-                let alts = searcher.score_turns(pos, history, 4.min(r.depth.max(1)));
+            // Opening variety without weakening: on the first turns, pick among turns that score as well.
+            let total = pos.count(pos.side_to_move()) + pos.count(pos.side_to_move().opponent());
+            if self == Level::Master && total >= 2 * pos.variant().start_pieces() - 4 {
+                let alts = searcher.score_turns(pos, history, r.depth.clamp(1, 6));
                 let top = alts.iter().map(|a| a.1).max().unwrap_or(r.score);
                 let close: Vec<&(Turn, i32)> = alts.iter().filter(|a| a.1 >= top - 5).collect();
                 if close.len() > 1 && close.iter().any(|a| a.0 == best) {

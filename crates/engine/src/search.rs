@@ -139,25 +139,26 @@ fn unpack(v: u32) -> Option<Step> {
 struct Table {
     entries: Vec<Entry>,
     mask: usize,
+    enabled: bool,
 }
 
 impl Table {
     fn new(megabytes: usize) -> Table {
         let want = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
         let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        Table { entries: vec![Entry::default(); n], mask: n - 1 }
+        Table { entries: vec![Entry::default(); n], mask: n - 1, enabled: true }
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
         let e = self.entries[key as usize & self.mask];
-        (e.key == key && e.bound != 0).then_some(e)
+        (e.key == key && e.bound != 0 && self.enabled).then_some(e)
     }
 
     #[inline]
     fn store(&mut self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
         let slot = &mut self.entries[key as usize & self.mask];
-        if slot.key != key && slot.depth as i32 > depth + 2 && slot.bound == EXACT {
+        if !self.enabled || slot.key != key && slot.depth as i32 > depth + 2 && slot.bound == EXACT {
             return;
         }
         let step = step.map(pack).unwrap_or(if slot.key == key { slot.step } else { 0 });
@@ -192,6 +193,10 @@ pub struct Searcher {
     deadline: Option<Instant>,
     aborted: bool,
     seldepth: u32,
+    /// Experimental: whether quiescence uses the static score as a floor where the side to move must capture.
+    pub qs_floor: bool,
+    /// Experimental: quiescence turn limit.
+    pub qs_max_turns: u32,
 }
 
 impl Default for Searcher {
@@ -217,6 +222,8 @@ impl Searcher {
             deadline: None,
             aborted: false,
             seldepth: 0,
+            qs_floor: true,
+            qs_max_turns: QS_MAX_TURNS,
         }
     }
 
@@ -233,6 +240,11 @@ impl Searcher {
     /// The draw rule the search respects (default: the game's default).
     pub fn set_draw_rule(&mut self, draw: DrawRule) {
         self.draw = draw;
+    }
+
+    /// Turns the transposition table off or on (for testing the search against plain minimax).
+    pub fn set_table_enabled(&mut self, on: bool) {
+        self.tt.enabled = on;
     }
 
     /// Forgets everything learnt (for a new game).
@@ -576,10 +588,15 @@ impl Searcher {
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.
             let stand = evaluate(pos);
-            if qturns >= QS_MAX_TURNS || sply + 2 >= MAX_PLY || stand >= beta {
+            if qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY {
                 return stand;
             }
-            alpha = alpha.max(stand);
+            if self.qs_floor {
+                if stand >= beta {
+                    return stand;
+                }
+                alpha = alpha.max(stand);
+            }
         }
         let key = pos.hash();
         let mut tt_step = None;
@@ -891,6 +908,87 @@ mod tests {
         assert_eq!(sliced.current().depth, 3);
         let mut c = start;
         assert!(c.play_turn(sliced.current().best.as_ref().unwrap()).is_ok());
+    }
+
+    /// Plain minimax with the search's exact semantics (depth in turns, relays free, quiescence over forced
+    /// captures with the static score as a floor), no pruning and no table.
+    fn minimax(pos: &Position, depth: i32, tply: i32) -> i32 {
+        if !pos.in_relay() {
+            if pos.count(pos.side_to_move()) == 0 {
+                return -WIN + tply;
+            }
+            if depth <= 0 {
+                return quiescence(pos, tply, 0);
+            }
+        }
+        let steps = pos.steps();
+        if steps.is_empty() {
+            return -WIN + tply;
+        }
+        steps
+            .iter()
+            .map(|&s| {
+                let mut c = *pos;
+                if c.play(s).turn_ended { -minimax(&c, depth - 1, tply + 1) } else { minimax(&c, depth, tply) }
+            })
+            .max()
+            .unwrap()
+    }
+
+    fn quiescence(pos: &Position, tply: i32, qturns: u32) -> i32 {
+        let mut floor = -INF;
+        if !pos.in_relay() {
+            if pos.count(pos.side_to_move()) == 0 {
+                return -WIN + tply;
+            }
+            if !pos.has_capture() {
+                return if pos.count_paika() == 0 { -WIN + tply } else { evaluate(pos) };
+            }
+            floor = evaluate(pos);
+            if qturns >= QS_MAX_TURNS {
+                return floor;
+            }
+        }
+        let best = pos
+            .steps()
+            .iter()
+            .map(|&s| {
+                let mut c = *pos;
+                if c.play(s).turn_ended { -quiescence(&c, tply + 1, qturns + 1) } else { quiescence(&c, tply, qturns) }
+            })
+            .max()
+            .unwrap();
+        best.max(floor)
+    }
+
+    #[test]
+    fn alpha_beta_equals_minimax() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut s = Searcher::new(1);
+        s.set_table_enabled(false);
+        s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+        let mut checked = 0;
+        for _ in 0..80 {
+            // A position from a random game, far enough in for the quiescence tree to stay small.
+            let mut p = Position::start(&Rules::default());
+            let plies = rng.random_range(8..40);
+            for _ in 0..plies {
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+            }
+            if p.is_lost() || p.count(Side::White) + p.count(Side::Black) > 20 {
+                continue;
+            }
+            for depth in 1..=3 {
+                assert_eq!(s.search_at_depth(&p, &[], depth), minimax(&p, depth as i32, 0), "{} depth {depth}", p);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 30, "only {checked} positions checked");
     }
 
     #[test]

@@ -31,7 +31,19 @@
 //!
 //! Within a class the own set is ranked among the board's points and the opponent set among the remaining points,
 //! both in colexicographic order; the index is `rank(own) · C(n − own, opp) + rank(opp)`. One byte per entry:
-//! `0` is a draw and `d + 1` a distance `d` (its parity says win or loss), so distances up to 254 fit.
+//! `0` is a draw and `d + 1` a distance `d` (its parity says win or loss), so distances up to 254 fit. There is no
+//! symmetry reduction beyond the colour swap.
+//!
+//! # Use
+//!
+//! - [`Tablebase::build`]`(variant, max_pieces, progress)`, or [`Tablebase::load_or_build`] with a cache folder;
+//!   [`Tablebase::save`] and [`Tablebase::load`] (a 32-byte header: magic, format version, board, piece count,
+//!   data length, checksum; a corrupt or mismatched file is a [`TbError`]).
+//! - [`Tablebase::probe`] for a position's value, [`Tablebase::best_turn`] for a turn that realises it,
+//!   [`Tablebase::longest_win`] for the table's longest forced win.
+//!
+//! Measured on 2 cores, release build, 9×5 board: up to 3 pieces 0.05 s (117,571 entries, longest win 29 turns),
+//! 4 pieces 0.7 s (2.5 M entries, 49 turns), 5 pieces 17–24 s (41.6 M entries, 42 MB, 59 turns).
 
 use crate::geometry::Variant;
 use crate::position::{Position, StepList};
@@ -42,8 +54,8 @@ use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, OnceLock};
+use web_time::Instant;
 
 /// The most pieces a table can be built for. Seven pieces already take about 6 GB on the 9×5 board.
 pub const MAX_PIECES: u32 = 7;
@@ -555,7 +567,9 @@ impl Pair<'_> {
     /// Successor-counting retrograde analysis, distance by distance.
     fn retrograde(&mut self) {
         let g = self.ix.variant.geometry();
-        for d in 0..MAX_DISTANCE {
+        // Up to MAX_DISTANCE included: an entry at the last distance must still be looked at, so that a predecessor
+        // that would need a longer one fails loudly instead of passing for a draw.
+        for d in 0..=MAX_DISTANCE {
             let v = (d + 1) as u8;
             let mut left = self.hist[v as usize];
             let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
@@ -584,7 +598,7 @@ impl Pair<'_> {
                             if self.vals[pk][pi] != 0 || self.counts[pk][pi] == 0 {
                                 continue;
                             }
-                            assert!(d < MAX_DISTANCE, "tablebase distance does not fit in a byte");
+                            assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
                             if d % 2 == 0 {
                                 // This entry is lost: moving into it wins.
                                 self.vals[pk][pi] = TbValue::Win(d + 1).encode();
@@ -739,12 +753,10 @@ impl Tablebase {
     /// board, more pieces than [`Tablebase::max_pieces`], a relay in progress, or rules other than the defaults
     /// (another relay rule, vela, a first-turn option that still applies).
     pub fn probe(&self, pos: &Position) -> Option<TbValue> {
-        if !self.covers_rules(pos) || pos.in_relay() {
-            return None;
-        }
+        // The search probes every node: rule out the common cases cheaply first.
         let s = pos.side_to_move();
         let (own, opp) = (pos.pieces(s), pos.pieces(s.opponent()));
-        if own.count_ones() + opp.count_ones() > self.ix.max {
+        if own.count_ones() + opp.count_ones() > self.ix.max || pos.in_relay() || !self.covers_rules(pos) {
             return None;
         }
         Some(TbValue::decode(self.data[self.ix.global(own, opp)]))
@@ -901,6 +913,54 @@ impl Tablebase {
         }
         Ok(tb)
     }
+}
+
+impl crate::search::Oracle for Tablebase {
+    fn score(&self, pos: &Position) -> Option<i32> {
+        use crate::search::WIN;
+        self.probe(pos).map(|v| match v {
+            TbValue::Win(d) => WIN - d as i32,
+            TbValue::Loss(d) => -(WIN - d as i32),
+            TbValue::Draw => 0,
+        })
+    }
+}
+
+/// Pieces of the table every program can have at once: built in memory in about a second.
+pub const QUICK_PIECES: u32 = 4;
+
+/// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to 5 pieces,
+/// see [`Tablebase::load_or_build`]) if there is one, otherwise a [`QUICK_PIECES`] table built at first use.
+pub fn shared(variant: Variant, dir: Option<&Path>) -> Arc<Tablebase> {
+    static TABLES: [OnceLock<Arc<Tablebase>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = &TABLES[match variant {
+        Variant::Tsivy => 0,
+        Variant::Dimy => 1,
+    }];
+    slot.get_or_init(|| {
+        if let Some(dir) = dir {
+            for n in (QUICK_PIECES + 1..=5).rev() {
+                let path = dir.join(Tablebase::file_name(variant, n));
+                if let Ok(tb) = Tablebase::load(&path, variant, n) {
+                    return Arc::new(tb);
+                }
+            }
+        }
+        Arc::new(Tablebase::build(variant, QUICK_PIECES, |_| {}))
+    })
+    .clone()
+}
+
+/// Where tablebase files are cached: `$FANORONA_TB_DIR`, else `$XDG_CACHE_HOME/fanorona`, else
+/// `$HOME/.cache/fanorona`.
+pub fn default_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("FANORONA_TB_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("fanorona"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("fanorona"))
 }
 
 #[cfg(test)]

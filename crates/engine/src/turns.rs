@@ -110,6 +110,11 @@ impl Position {
     /// effect of each step. A relay that could go on is stopped after the last step.
     pub fn play_turn(&mut self, turn: &Turn) -> Result<Vec<StepEffect>, IllegalTurn> {
         if turn.steps.is_empty() {
+            // In the middle of a relay the empty completion (stop now) is a legal turn, as `legal_turns` lists it.
+            if self.in_relay() {
+                self.stop_relay();
+                return Ok(Vec::new());
+            }
             return Err(IllegalTurn::Empty);
         }
         let mut pos = *self;

@@ -45,6 +45,11 @@ enum Command {
     },
     /// The engine protocol on standard input and output (see the README).
     Engine,
+    /// Endgame tablebases: build (cached on disk) or probe.
+    Tablebase {
+        #[command(subcommand)]
+        action: TbAction,
+    },
     /// Play against the CPU in the terminal (type turns like `d3-e3A`; `help` lists commands).
     Play {
         /// CPU level (1-5).
@@ -110,6 +115,34 @@ enum Command {
         /// Search time per position, in milliseconds.
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum TbAction {
+    /// Builds the table for up to N pieces, reports progress, and caches it to disk.
+    Build {
+        /// Most pieces in total (both sides).
+        #[arg(long, default_value_t = 5)]
+        pieces: u32,
+        /// Board.
+        #[arg(long, value_enum, default_value_t = VariantArg::Tsivy)]
+        variant: VariantArg,
+        /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Prints the exact value of a position and a turn that keeps it.
+    Probe {
+        /// The position.
+        #[arg(long)]
+        fen: String,
+        /// Most pieces of the table to use.
+        #[arg(long, default_value_t = 5)]
+        pieces: u32,
+        /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -285,6 +318,7 @@ fn run(command: Command) -> Result<(), String> {
             );
         }
         Command::Play { level, color, pos } => play(level, color.into(), &pos)?,
+        Command::Tablebase { action } => tablebase(action)?,
         Command::Engine => {
             let out: fanorona_engine::protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             fanorona_engine::protocol::run(std::io::stdin().lock(), out);
@@ -368,6 +402,47 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
             },
         }
     }
+}
+
+fn tablebase(action: TbAction) -> Result<(), String> {
+    use fanorona_engine::tablebase::{self, Tablebase};
+    let folder = |dir: Option<std::path::PathBuf>| {
+        dir.or_else(tablebase::default_dir).ok_or("no cache folder: pass --dir".to_string())
+    };
+    match action {
+        TbAction::Build { pieces, variant, dir } => {
+            let variant = match variant {
+                VariantArg::Tsivy => Variant::Tsivy,
+                VariantArg::Dimy => Variant::Dimy,
+            };
+            let dir = folder(dir)?;
+            std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let t0 = Instant::now();
+            let tb = Tablebase::load_or_build(&dir, variant, pieces, |m| println!("{m}")).map_err(|e| e.to_string())?;
+            println!(
+                "{} board, up to {pieces} pieces: {} entries, ready in {:.1} s, cached in {}",
+                variant,
+                tb.entries(),
+                t0.elapsed().as_secs_f64(),
+                dir.join(Tablebase::file_name(variant, pieces)).display()
+            );
+            if let Some((d, p)) = tb.longest_win() {
+                println!("longest win: {d} turns, e.g. {p}");
+            }
+        }
+        TbAction::Probe { fen, pieces, dir } => {
+            let p = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+            let dir = folder(dir)?;
+            let tb =
+                Tablebase::load_or_build(&dir, p.variant(), pieces, |m| eprintln!("{m}")).map_err(|e| e.to_string())?;
+            match (tb.probe(&p), tb.best_turn(&p)) {
+                (Some(v), Some((t, _))) => println!("{v} (best turn {t})"),
+                (Some(v), None) => println!("{v}"),
+                (None, _) => return Err(format!("the table covers up to {pieces} pieces")),
+            }
+        }
+    }
+    Ok(())
 }
 
 fn player(level: u8, movetime: Option<u64>) -> Result<matches::Player, String> {
