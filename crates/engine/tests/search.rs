@@ -1,0 +1,163 @@
+//! Search tests: forced wins found, agreement with the tablebase, legal answers under any limit, the protocol.
+
+use fanorona_engine::levels::Level;
+use fanorona_engine::protocol::{Output, Session};
+use fanorona_engine::search::{Limits, Oracle, Searcher, WIN};
+use fanorona_engine::tablebase::{Tablebase, TbValue};
+use fanorona_engine::{Position, Rules, Side, Variant};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::{Arc, Mutex};
+
+fn random_position(rng: &mut SmallRng, white: u32, black: u32) -> Position {
+    let board = Variant::Tsivy.geometry().board;
+    let mut free: Vec<u8> = (0..64).filter(|&p| board >> p & 1 == 1).collect();
+    let mut bb = [0u64; 2];
+    for (i, n) in [white, black].into_iter().enumerate() {
+        for _ in 0..n {
+            let k = rng.random_range(0..free.len());
+            bb[i] |= 1 << free.swap_remove(k);
+        }
+    }
+    let side = if rng.random_bool(0.5) { Side::White } else { Side::Black };
+    Position::from_parts(Variant::Tsivy, bb[0], bb[1], side, &Rules::default())
+}
+
+#[test]
+fn finds_a_long_relay_that_wins_at_once() {
+    // A zig-zag relay of five captures clears the board:
+    // a1-b2A (c3), b2-c2A (d2), c2-c3A (c4), c3-d3A (e3), d3-d4A (d5).
+    let p: Position = "3B5/2B6/2B1B4/3B5/W8 w".parse().unwrap();
+    let mut s = Searcher::new(4);
+    let r = s.search(&p, &[], Limits::depth(2), |_| {});
+    assert_eq!(r.score, WIN - 1);
+    let mut c = p;
+    c.play_turn(r.best.as_ref().unwrap()).unwrap();
+    assert_eq!(c.count(Side::Black), 0, "best {}", r.best.unwrap());
+}
+
+#[test]
+fn search_agrees_with_the_tablebase_on_short_endgames() {
+    let tb = Tablebase::build(Variant::Tsivy, 3, |_| {});
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut s = Searcher::new(4);
+    let mut checked = 0;
+    for _ in 0..400 {
+        let (w, b) = [(2, 1), (1, 2), (1, 1)][rng.random_range(0..3)];
+        let p = random_position(&mut rng, w, b);
+        let Some(v) = tb.probe(&p) else { continue };
+        let expected = match v {
+            TbValue::Win(d) if d <= 5 => WIN - d as i32,
+            TbValue::Loss(d) if (1..=4).contains(&d) => -(WIN - d as i32),
+            _ => continue,
+        };
+        if p.is_lost() {
+            continue;
+        }
+        let d = v.distance().unwrap();
+        let r = s.search(&p, &[], Limits::depth(d + 1), |_| {});
+        assert_eq!(r.score, expected, "{p}: tablebase says {v}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} positions had a short forced result");
+}
+
+#[test]
+fn the_oracle_gives_exact_endgame_scores() {
+    // The longest 4-piece win: 49 turns, far beyond any search depth.
+    let tb = Arc::new(Tablebase::build(Variant::Tsivy, 4, |_| {}));
+    let p: Position = "9/9/B8/9/3WW3B w".parse().unwrap();
+    assert_eq!(tb.probe(&p), Some(TbValue::Win(49)));
+    assert_eq!(tb.score(&p), Some(WIN - 49));
+    let mut s = Searcher::new(4);
+    s.set_oracle(Some(tb.clone()));
+    let r = s.search(&p, &[], Limits::depth(2), |_| {});
+    assert_eq!(r.score, WIN - 49);
+    // The chosen turn keeps the win at the right distance.
+    let mut c = p;
+    c.play_turn(r.best.as_ref().unwrap()).unwrap();
+    assert_eq!(tb.probe(&c), Some(TbValue::Loss(48)));
+}
+
+#[test]
+fn never_returns_an_illegal_turn() {
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut s = Searcher::new(4);
+    for i in 0..60 {
+        let w = rng.random_range(1..=12);
+        let b = rng.random_range(1..=12);
+        let p = random_position(&mut rng, w, b);
+        let limits = match i % 3 {
+            0 => Limits::nodes(rng.random_range(1..5000)),
+            1 => Limits::depth(rng.random_range(1..4)),
+            _ => Limits::movetime(rng.random_range(0..20)),
+        };
+        let r = s.search(&p, &[], limits, |_| {});
+        match r.best {
+            Some(t) => {
+                let mut c = p;
+                assert!(c.play_turn(&t).is_ok(), "{p}: {t}");
+            }
+            None => assert!(p.is_lost(), "{p}: no turn returned but the side to move can play"),
+        }
+    }
+}
+
+#[test]
+fn levels_accept_draws_only_when_not_winning() {
+    let mut s = Searcher::new(4);
+    // White has three pieces against one: winning for White, hopeless for Black.
+    let p: Position = "8B/9/9/9/WWW6 w".parse().unwrap();
+    assert!(!Level::Master.accepts_draw(&mut s, &p, &[], Side::White));
+    assert!(Level::Master.accepts_draw(&mut s, &p, &[], Side::Black));
+}
+
+/// A writer the test can read back.
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn protocol_session_answers_commands() {
+    let cap = Capture::default();
+    let out: Output = Arc::new(Mutex::new(cap.clone()));
+    let mut session = Session::new(out);
+    for line in [
+        "isready",
+        "position startpos",
+        "play d3-e3A",
+        "fen",
+        "go depth 3",
+        "isready",
+        "play a1-a9",
+        "position fen nonsense",
+        "frobnicate",
+        "eval",
+        "position fen 3B5/2B6/2B1B4/3B5/W8 w",
+        "go nodes 5000",
+    ] {
+        assert!(session.handle(line));
+    }
+    assert!(!session.handle("quit"));
+    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "readyok");
+    assert_eq!(lines[1], "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")), "{text}");
+    let bests: Vec<&&str> = lines.iter().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(bests.len(), 2, "{text}");
+    let mut after = "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b".parse::<Position>().unwrap();
+    assert!(after.play_turn(&bests[0]["bestmove ".len()..].parse().unwrap()).is_ok());
+    assert_eq!(*bests[1], "bestmove a1-b2A b2-c2A c2-c3A c3-d3A d3-d4A");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("error ")).count(), 3, "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("eval cp ")), "{text}");
+}
