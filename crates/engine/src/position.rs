@@ -548,42 +548,52 @@ impl Position {
         (0..8).map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones()).sum()
     }
 
-    /// Calls `f(direction, destination, is_approach)` for every capturing continuation of the relay in progress; stops early
-    /// when `f` returns true, and returns whether it did.
+    /// Calls `f(direction, destination, is_approach)` for every capturing continuation of the relay in progress;
+    /// stops early when `f` returns true, and returns whether it did.
     #[inline(always)]
-    fn for_each_continuation(&self, mut f: impl FnMut(usize, u8, bool) -> bool) -> bool {
-        let g = self.geometry();
+    fn for_each_continuation(&self, f: impl FnMut(usize, u8, bool) -> bool) -> bool {
         let (_, opp) = self.own_opp();
-        let p = self.relay_piece as usize;
-        let mut cand = g.adjacent[p] & self.empty();
-        let same = g.neighbor[self.relay_dir as usize][p];
-        if same != NO_POINT {
-            cand &= !(1 << same);
+        let relay = RelayState {
+            piece: self.relay_piece,
+            last_dir: self.relay_dir as usize,
+            visited: self.visited,
+            segments: &self.segments,
+            lines: self.flags & OPT_LINES != 0,
+        };
+        relay.for_each_continuation(self.geometry(), opp, self.empty(), f)
+    }
+
+    /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
+    /// playing it: lets perft count the last turn in bulk.
+    #[inline]
+    pub fn capture_continues(&self, step: Step) -> bool {
+        if self.vela_winner != NO_VELA
+            || self.flags & FIRST_TURN != 0
+            || (self.flags & OPT_SINGLE_FIRST != 0 && !self.has_captured(self.side))
+        {
+            return false;
         }
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let opp = opp & !self.captured_by(step);
+        if opp == 0 {
+            return false;
+        }
+        let own = own ^ (1 << step.from) ^ (1 << step.to);
         let lines = self.flags & OPT_LINES != 0;
-        if !lines {
-            cand &= !self.visited;
+        let mut segments = self.segments;
+        if lines {
+            let (axis, lo) = g.segment(step.from, step.dir.index());
+            segments[axis] |= 1 << lo;
         }
-        while cand != 0 {
-            let to = cand.trailing_zeros() as u8;
-            cand &= cand - 1;
-            let d = g.dir_by_delta[(to as i32 - p as i32 + 10) as usize] as usize;
-            if lines {
-                let (axis, lo) = g.segment(p as u8, d);
-                if self.segments[axis] >> lo & 1 == 1 {
-                    continue;
-                }
-            }
-            let beyond = g.neighbor[d][to as usize];
-            if beyond != NO_POINT && opp >> beyond & 1 == 1 && f(d, to, true) {
-                return true;
-            }
-            let behind = g.neighbor[(d + 4) & 7][p];
-            if behind != NO_POINT && opp >> behind & 1 == 1 && f(d, to, false) {
-                return true;
-            }
-        }
-        false
+        let relay = RelayState {
+            piece: step.to,
+            last_dir: step.dir.index(),
+            visited: if self.in_relay() { self.visited } else { 1 << step.from } | 1 << step.to,
+            segments: &segments,
+            lines,
+        };
+        relay.for_each_continuation(g, opp, g.board & !(own | opp), |_, _, _| true)
     }
 
     /// Appends the capturing continuations of the relay in progress.
@@ -834,6 +844,56 @@ impl Position {
         if self.in_relay() {
             self.end_turn(true);
         }
+    }
+}
+
+/// What decides where a relaying piece may go next.
+struct RelayState<'a> {
+    piece: u8,
+    last_dir: usize,
+    visited: u64,
+    segments: &'a [u64; 4],
+    lines: bool,
+}
+
+impl RelayState<'_> {
+    #[inline(always)]
+    fn for_each_continuation(
+        &self,
+        g: &Geometry,
+        opp: u64,
+        empty: u64,
+        mut f: impl FnMut(usize, u8, bool) -> bool,
+    ) -> bool {
+        let p = self.piece as usize;
+        let mut cand = g.adjacent[p] & empty;
+        let same = g.neighbor[self.last_dir][p];
+        if same != NO_POINT {
+            cand &= !(1 << same);
+        }
+        if !self.lines {
+            cand &= !self.visited;
+        }
+        while cand != 0 {
+            let to = cand.trailing_zeros() as u8;
+            cand &= cand - 1;
+            let d = g.dir_by_delta[(to as i32 - p as i32 + 10) as usize] as usize;
+            if self.lines {
+                let (axis, lo) = g.segment(p as u8, d);
+                if self.segments[axis] >> lo & 1 == 1 {
+                    continue;
+                }
+            }
+            let beyond = g.neighbor[d][to as usize];
+            if beyond != NO_POINT && opp >> beyond & 1 == 1 && f(d, to, true) {
+                return true;
+            }
+            let behind = g.neighbor[(d + 4) & 7][p];
+            if behind != NO_POINT && opp >> behind & 1 == 1 && f(d, to, false) {
+                return true;
+            }
+        }
+        false
     }
 }
 

@@ -164,13 +164,16 @@ fn collect_turns(pos: &Position, prefix: &mut Vec<Step>, out: &mut Vec<Turn>) {
     }
 }
 
-/// A perft counter that also counts the steps it plays, for throughput figures.
+/// A perft counter that also counts the steps it plays, for throughput figures. At the last turn, a capture
+/// that cannot be continued is counted without being played (bulk counting).
 #[derive(Default, Debug, Clone, Copy)]
 pub struct Perft {
-    /// Steps played (calls to [`Position::play`]) so far.
+    /// Steps played (calls to [`Position::play`]) so far; bulk-counted leaves are not included.
     pub steps_played: u64,
     /// Turns counted at the leaves, including the bulk-counted ones.
     pub leaf_turns: u64,
+    /// Leaf steps counted without being played (the last step of a turn at the last depth).
+    pub steps_counted: u64,
 }
 
 impl Perft {
@@ -184,10 +187,17 @@ impl Perft {
         pos.legal_steps(&mut list);
         if depth == 1 && list.first().is_some_and(|s| s.kind == StepKind::Paika) {
             self.leaf_turns += list.len() as u64;
+            self.steps_counted += list.len() as u64;
             return list.len() as u64;
         }
         let mut n = 0;
         for &s in list.iter() {
+            if depth == 1 && !pos.capture_continues(s) {
+                self.leaf_turns += 1;
+                self.steps_counted += 1;
+                n += 1;
+                continue;
+            }
             let mut c = *pos;
             self.steps_played += 1;
             if c.play(s).turn_ended {
@@ -213,6 +223,12 @@ impl Perft {
         pos.legal_steps(&mut list);
         for &s in list.iter() {
             if s.kind == StepKind::Stop {
+                continue;
+            }
+            if depth == 1 && !pos.capture_continues(s) {
+                self.leaf_turns += 1;
+                self.steps_counted += 1;
+                n += 1;
                 continue;
             }
             let mut c = *pos;
