@@ -151,9 +151,11 @@ impl Searcher {
         if !pos.in_relay() {
             hist.push(pos.hash());
         }
+        let stop = self.stop_flag();
         let mut out: Vec<(Turn, i32)> = pos
             .legal_turns()
             .into_iter()
+            .take_while(|_| !stop.load(std::sync::atomic::Ordering::Relaxed))
             .map(|t| {
                 let mut c = *pos;
                 c.play_turn(&t).expect("generated turns are legal");
@@ -161,12 +163,15 @@ impl Searcher {
                 let s = if c.is_lost() {
                     crate::search::WIN - 1
                 } else {
-                    -self.search_at_depth(&c, h, depth.saturating_sub(1))
+                    // Draws are judged for the side choosing the turn.
+                    self.root_side = pos.side_to_move();
+                    -self.fixed_depth(&c, h, depth.saturating_sub(1))
                 };
                 (t, s)
             })
             .collect();
         out.sort_by_key(|a| std::cmp::Reverse(a.1));
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
         out
     }
 }

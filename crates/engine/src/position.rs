@@ -563,6 +563,19 @@ impl Position {
         relay.for_each_continuation(self.geometry(), opp, self.empty(), f)
     }
 
+    /// The most of the side to move's pieces that the
+    /// opponent could take with one capturing step if it were the opponent's turn (0 if it could not capture).
+    pub fn threat(&self) -> u32 {
+        let mut flipped = *self;
+        flipped.side = self.side.opponent();
+        if !flipped.may_capture() {
+            return 0;
+        }
+        let mut list = StepList::new();
+        flipped.gen_captures(&mut list);
+        list.iter().map(|&s| flipped.captured_by(s).count_ones()).max().unwrap_or(0)
+    }
+
     /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
     /// playing it: lets perft count the last turn in bulk.
     #[inline]

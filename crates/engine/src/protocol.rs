@@ -185,6 +185,8 @@ impl Session {
             return;
         }
         let Some(mut searcher) = self.searcher.take() else { return };
+        // A `stop` that arrives from here on, even before the thread starts searching, ends this search.
+        self.stop.store(false, Ordering::Relaxed);
         let pos = *self.game.position();
         let history = crate::levels::history_hashes(&self.game);
         let out = self.out.clone();

@@ -168,6 +168,20 @@ impl Table {
     fn clear(&mut self) {
         self.entries.fill(Entry::default());
     }
+
+    /// Starts loading the slot of `key` into the cache: the probe that follows a few hundred cycles later
+    /// then does not wait on memory, which is most of a node's cost with a large table.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.entries.as_ptr().wrapping_add(key as usize & self.mask);
+            // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
+            unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
 }
 
 /// Something that knows exact values of small endgames (the tablebase), seen from the side to move.
@@ -195,8 +209,15 @@ pub struct Searcher {
     seldepth: u32,
     /// Experimental: whether quiescence uses the static score as a floor where the side to move must capture.
     pub qs_floor: bool,
+    /// How much worse than equal a draw by rule is for the side the search plays for (hundredths of a piece).
+    pub contempt: i32,
+    pub(crate) root_side: Side,
     /// Experimental: quiescence turn limit.
     pub qs_max_turns: u32,
+    /// Experimental: whether quiescence nodes use the transposition table.
+    pub qs_table: bool,
+    /// Experimental: penalty per piece the opponent threatens at a quiet leaf (0: off).
+    pub threat_weight: i32,
 }
 
 impl Default for Searcher {
@@ -224,6 +245,10 @@ impl Searcher {
             seldepth: 0,
             qs_floor: true,
             qs_max_turns: QS_MAX_TURNS,
+            contempt: 20,
+            root_side: Side::White,
+            threat_weight: 0,
+            qs_table: true,
         }
     }
 
@@ -268,9 +293,11 @@ impl Searcher {
         limits: Limits,
         mut info: impl FnMut(&Info),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
         let mut run = Run::new(self, pos, history, limits);
         self.advance(&mut run, None, &mut info);
+        // A stop request ends this search only: clear it here, not at the start, so that a stop sent before
+        // the search got going is not lost.
+        self.stop.store(false, Ordering::Relaxed);
         run.result
     }
 
@@ -332,7 +359,14 @@ impl Searcher {
     /// The score of `pos` from a search of exactly `depth` turns (0: forced captures only), without iterative
     /// deepening or reports.
     pub fn search_at_depth(&mut self, pos: &Position, history: &[u64], depth: u32) -> i32 {
+        self.root_side = pos.side_to_move();
+        let score = self.fixed_depth(pos, history, depth);
         self.stop.store(false, Ordering::Relaxed);
+        score
+    }
+
+    /// [`Searcher::search_at_depth`] for the side the caller set in `root_side` (whose draws get contempt).
+    pub(crate) fn fixed_depth(&mut self, pos: &Position, history: &[u64], depth: u32) -> i32 {
         self.begin(Limits::default(), Instant::now());
         self.path.clear();
         self.path.extend_from_slice(history);
@@ -352,6 +386,7 @@ impl Searcher {
 
     /// One iteration at `depth`, with an aspiration window around the previous score. None if aborted.
     fn iterate(&mut self, pos: &Position, history: &[u64], depth: u32, prev: Option<i32>) -> Option<i32> {
+        self.root_side = pos.side_to_move();
         self.path.clear();
         self.path.extend_from_slice(history);
         let quiet = history.len() as u32;
@@ -393,6 +428,13 @@ impl Searcher {
         self.aborted
     }
 
+    /// A draw by rule, scored with contempt: slightly bad for the side the search plays for, so that it plays on
+    /// when it is not worse instead of settling for a repetition.
+    #[inline]
+    fn draw_score(&self, pos: &Position) -> i32 {
+        if pos.side_to_move() == self.root_side { -self.contempt } else { self.contempt }
+    }
+
     fn is_repetition(&self, hash: u64, quiet: u32) -> bool {
         let n = self.path.len();
         let from = n.saturating_sub(quiet as usize);
@@ -409,10 +451,10 @@ impl Searcher {
         if tply > 0 {
             let limit = self.draw.no_capture_turns as u32;
             if limit > 0 && quiet >= limit {
-                return Some(0);
+                return Some(self.draw_score(pos));
             }
             if self.draw.repetitions > 0 && quiet >= 2 && self.is_repetition(pos.hash(), quiet) {
-                return Some(0);
+                return Some(self.draw_score(pos));
             }
             if let Some(o) = &self.oracle
                 && let Some(s) = o.score(pos)
@@ -487,6 +529,7 @@ impl Searcher {
             let step = pick(list.as_mut_slice(), &mut keys, i);
             let mut child = *pos;
             let effect = child.play(step);
+            self.tt.prefetch(child.hash());
             let cq = if step.kind == StepKind::Paika {
                 quiet + 1
             } else if effect.turn_ended {
@@ -583,6 +626,9 @@ impl Searcher {
                 if pos.count_paika() == 0 {
                     return -WIN + tply;
                 }
+                if self.threat_weight != 0 {
+                    return evaluate(pos) - self.threat_weight * pos.threat() as i32;
+                }
                 return evaluate(pos);
             }
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
@@ -598,9 +644,9 @@ impl Searcher {
                 alpha = alpha.max(stand);
             }
         }
-        let key = pos.hash();
+        let key = if self.qs_table { pos.hash() } else { 0 };
         let mut tt_step = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.tt.probe(key).filter(|_| self.qs_table) {
             tt_step = unpack(e.step);
             let s = from_tt(e.score as i32, tply);
             match e.bound {
@@ -621,6 +667,9 @@ impl Searcher {
             let step = pick(list.as_mut_slice(), &mut keys, i);
             let mut child = *pos;
             let effect = child.play(step);
+            if self.qs_table {
+                self.tt.prefetch(child.hash());
+            }
             let score = if effect.turn_ended {
                 -self.quiesce(&child, -beta, -alpha, sply + 1, tply + 1, qturns + 1)
             } else {
@@ -653,7 +702,9 @@ impl Searcher {
         } else {
             UPPER
         };
-        self.tt.store(key, best_step, to_tt(best, tply), -1, bound);
+        if self.qs_table {
+            self.tt.store(key, best_step, to_tt(best, tply), -1, bound);
+        }
         best
     }
 
@@ -736,7 +787,6 @@ pub struct SlicedSearch {
 impl SlicedSearch {
     /// Starts a search of `pos` (see [`Searcher::search`] for `history`).
     pub fn new(mut searcher: Searcher, pos: &Position, history: &[u64], limits: Limits) -> SlicedSearch {
-        searcher.stop.store(false, Ordering::Relaxed);
         let run = Run::new(&mut searcher, pos, history, limits);
         SlicedSearch { searcher, run }
     }
@@ -747,6 +797,9 @@ impl SlicedSearch {
         if !self.run.done {
             let end = Instant::now() + slice;
             self.searcher.advance(&mut self.run, Some(end), &mut info);
+            if self.run.done {
+                self.searcher.stop.store(false, Ordering::Relaxed);
+            }
         }
         self.run.done.then_some(&self.run.result)
     }
@@ -995,10 +1048,24 @@ mod tests {
     fn stop_flag_stops_at_once() {
         let p = Position::start(&Rules::default());
         let mut s = Searcher::new(1);
+        // A stop sent before the search starts is honoured: it answers at once with a legal turn.
         s.stop_flag().store(true, Ordering::Relaxed);
-        // The flag is reset at the start of a search, so stop it from "another thread" via a node limit instead.
-        let r = s.search(&p, &[], Limits::nodes(10), |_| {});
+        let r = s.search(&p, &[], Limits::depth(30), |_| {});
         assert!(r.best.is_some());
-        assert!(r.nodes <= 1024 + 10);
+        assert!(r.nodes <= 1024, "{} nodes", r.nodes);
+        // The request is used up: the next search runs normally.
+        let r = s.search(&p, &[], Limits::depth(2), |_| {});
+        assert_eq!(r.depth, 2);
+        // A stop from another thread ends a long search.
+        let flag = s.stop_flag();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        });
+        let t0 = Instant::now();
+        let r = s.search(&p, &[], Limits::depth(60), |_| {});
+        stopper.join().unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(5));
+        assert!(r.best.is_some());
     }
 }

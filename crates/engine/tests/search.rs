@@ -144,6 +144,8 @@ fn protocol_session_answers_commands() {
         "eval",
         "position fen 3B5/2B6/2B1B4/3B5/W8 w",
         "go nodes 5000",
+        // Waits for the search to finish (a `quit` right away would stop it).
+        "eval",
     ] {
         assert!(session.handle(line));
     }
