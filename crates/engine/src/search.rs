@@ -216,7 +216,10 @@ pub struct Searcher {
     pub qs_max_turns: u32,
     /// Experimental: whether quiescence nodes use the transposition table.
     pub qs_table: bool,
-    /// Experimental: penalty per piece the opponent threatens at a quiet leaf (0: off).
+    /// Experimental: late-move reductions of quiet steps.
+    pub lmr: bool,
+    /// Penalty per piece the opponent threatens to take at a quiet leaf (0: off). 80 scored 70% against 0 in
+    /// 40 games at 60 ms a turn.
     pub threat_weight: i32,
 }
 
@@ -247,7 +250,8 @@ impl Searcher {
             qs_max_turns: QS_MAX_TURNS,
             contempt: 20,
             root_side: Side::White,
-            threat_weight: 0,
+            threat_weight: 80,
+            lmr: false,
             qs_table: true,
         }
     }
@@ -547,7 +551,14 @@ impl Searcher {
             } else if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
             } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
+                // Late quiet steps are rarely best: look at them one turn shallower first, and again at full
+                // depth only if they turn out better than expected.
+                let reduce =
+                    i32::from(self.lmr && depth >= 3 && i >= 3 && step.kind == StepKind::Paika && keys[i] < 1 << 21);
+                let mut s = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
+                if reduce > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
                 } else {
