@@ -588,25 +588,57 @@ impl Position {
         }
         let g = self.geometry();
         let (own, opp) = self.own_opp();
-        let opp = opp & !self.captured_by(step);
-        if opp == 0 {
-            return false;
-        }
-        let own = own ^ (1 << step.from) ^ (1 << step.to);
+        // The points the piece could step to next are the same before and after this capture: the captured run
+        // never touches the destination's other neighbours (an approach run starts straight ahead, where the
+        // piece may not go on; a withdrawal run starts two points behind), and the origin is visited (or its
+        // segment used). So the common "nowhere to go" case needs no captured run at all.
+        let to = step.to as usize;
+        let d = step.dir.index();
         let lines = self.flags & OPT_LINES != 0;
+        let mut cand = g.adjacent[to] & g.board & !(own | opp);
+        let ahead = g.neighbor[d][to];
+        if ahead != NO_POINT {
+            cand &= !(1 << ahead);
+        }
         let mut segments = self.segments;
         if lines {
-            let (axis, lo) = g.segment(step.from, step.dir.index());
+            let (axis, lo) = g.segment(step.from, d);
             segments[axis] |= 1 << lo;
+        } else {
+            cand &= !(self.visited | 1 << step.from);
+            return cand != 0
+                && g.can_capture_from(to, cand, opp)
+                && g.can_capture_from(to, cand, opp & !self.captured_by(step));
         }
-        let relay = RelayState {
-            piece: step.to,
-            last_dir: step.dir.index(),
-            visited: if self.in_relay() { self.visited } else { 1 << step.from } | 1 << step.to,
-            segments: &segments,
-            lines,
-        };
-        relay.for_each_continuation(g, opp, g.board & !(own | opp), |_, _, _| true)
+        let mut run = None;
+        while cand != 0 {
+            let c = cand.trailing_zeros() as u8;
+            cand &= cand - 1;
+            let e = g.dir_by_delta[(c as i32 - to as i32 + 10) as usize] as usize;
+            if lines {
+                let (axis, lo) = g.segment(step.to, e);
+                if segments[axis] >> lo & 1 == 1 {
+                    continue;
+                }
+            }
+            let beyond = g.neighbor[e][c as usize];
+            let behind = g.neighbor[(e + 4) & 7][to];
+            let mut targets = 0u64;
+            if beyond != NO_POINT {
+                targets |= 1 << beyond;
+            }
+            if behind != NO_POINT {
+                targets |= 1 << behind;
+            }
+            if targets & opp == 0 {
+                continue;
+            }
+            let run = *run.get_or_insert_with(|| self.captured_by(step));
+            if targets & opp & !run != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Appends the capturing continuations of the relay in progress.
@@ -633,7 +665,15 @@ impl Position {
     /// Whether the relay in progress has a capturing continuation.
     #[inline]
     fn has_continuation(&self) -> bool {
-        self.for_each_continuation(|_, _, _| true)
+        if self.flags & OPT_LINES != 0 {
+            return self.for_each_continuation(|_, _, _| true);
+        }
+        let g = self.geometry();
+        let p = self.relay_piece as usize;
+        let mut cand = g.adjacent[p] & self.empty() & !self.visited;
+        cand &= !g.step_bits[self.relay_dir as usize][p];
+        let (_, opp) = self.own_opp();
+        cand != 0 && g.can_capture_from(p, cand, opp)
     }
 
     /// Fills `out` with every legal step: during a relay, its capturing continuations and [`StepKind::Stop`];
