@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p fanorona-engine --example tune -- <setting> <value> [movetime-ms] [pairs]`, where
 //! setting is one of `threat`, `contempt`, `lmr`, `qs-floor`, `qs-table`, `qs-turns`. Each pair starts from a
-//! random two-turn opening and is played once with B as White and once as Black. Expect about ±8% of noise in
+//! random (but sound) two-turn opening and is played once with B as White and once as Black. Expect about ±8% of noise in
 //! 40 games.
 
 use fanorona_engine::levels::history_hashes;
@@ -42,8 +42,11 @@ fn main() -> Result<(), String> {
             while !game.is_over() && turns < 300 {
                 let pos = *game.position();
                 let turn = if turns < 2 {
-                    let all = pos.legal_turns();
-                    all[rng.random_range(0..all.len())].clone()
+                    // Random among sound turns: an opening blunder would decide the game by itself.
+                    let scored = a.score_turns(&pos, &history_hashes(&game), 3);
+                    let best = scored.first().map_or(0, |s| s.1);
+                    let sound: Vec<_> = scored.iter().filter(|s| s.1 >= best - 40).collect();
+                    sound[rng.random_range(0..sound.len())].0.clone()
                 } else {
                     let s = if pos.side_to_move() == b_side { &mut b } else { &mut a };
                     let r = s.search(&pos, &history_hashes(&game), Limits::movetime(movetime), |_| {});

@@ -9,6 +9,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Duration;
 
+/// Opening turns are drawn from those that score within this much of the best (hundredths of a piece).
+const OPENING_MARGIN: i32 = 40;
+
 /// One player of a match: a level, with an optional cap on its thinking time per turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Player {
@@ -59,7 +62,7 @@ impl Default for Setup {
     }
 }
 
-/// Plays one game: the random opening, then `white` and `black` alternate until the game ends by rule or at the
+/// Plays one game: the random opening (random among sound turns), then `white` and `black` alternate until the game ends by rule or at the
 /// turn limit. `on_turn` sees each turn as it is played.
 pub fn play_game(
     setup: &Setup,
@@ -79,8 +82,11 @@ pub fn play_game(
         let pos = *game.position();
         let side = pos.side_to_move();
         let turn = if n < opening {
-            let turns = pos.legal_turns();
-            turns[rng.random_range(0..turns.len())].clone()
+            // Random but sound: a blunder in the opening would decide the game before the players start.
+            let scored = searchers[0].score_turns(&pos, &history_hashes(&game), 3);
+            let best = scored.first().map_or(0, |s| s.1);
+            let sound: Vec<&(Turn, i32)> = scored.iter().filter(|s| s.1 >= best - OPENING_MARGIN).collect();
+            sound[rng.random_range(0..sound.len())].0.clone()
         } else {
             let player = if side == Side::White { white } else { black };
             let history = history_hashes(&game);
