@@ -728,14 +728,33 @@ impl Position {
         if self.vela_winner == self.side.opponent() as u8 {
             return 1 << start;
         }
-        // The run ends at the first point along the ray that is not an enemy piece.
-        let ray = g.ray[d][start as usize];
-        let stops = ray & !opp;
-        if d < 4 {
-            ray & (stops & stops.wrapping_neg()).wrapping_sub(1)
-        } else {
-            ray & !u64::MAX.checked_shr(stops.leading_zeros()).unwrap_or(0)
+        run_from(g, opp, start as usize, d)
+    }
+
+    /// The number of legal turns (every stopping point of a relay counted), fast: for the default rules the
+    /// relays are counted on bare bitboards, without building positions.
+    pub fn count_turns(&self) -> u64 {
+        let plain = self.flags & (OPT_LINES | FIRST_TURN) == 0
+            && self.vela_winner == NO_VELA
+            && (self.flags & OPT_SINGLE_FIRST == 0 || self.has_captured(self.side))
+            && !self.in_relay();
+        if !plain {
+            return self.legal_turns().len() as u64;
         }
+        let mut list = StepList::new();
+        self.gen_captures(&mut list);
+        if list.is_empty() {
+            return self.count_paika() as u64;
+        }
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        list.iter()
+            .map(|s| {
+                let run = self.captured_by(*s);
+                let own = own ^ (1 << s.from) ^ (1 << s.to);
+                1 + count_relays(g, own, opp & !run, s.to as usize, s.dir.index(), 1 << s.from | 1 << s.to)
+            })
+            .sum()
     }
 
     #[inline(always)]
@@ -898,6 +917,47 @@ impl Position {
             self.end_turn(true);
         }
     }
+}
+
+/// The enemy run that starts at `start` (an enemy piece) and goes on in direction `d`: it ends at the first point
+/// along the ray that is not an enemy piece.
+#[inline(always)]
+fn run_from(g: &Geometry, opp: u64, start: usize, d: usize) -> u64 {
+    let ray = g.ray[d][start];
+    let stops = ray & !opp;
+    if d < 4 {
+        ray & (stops & stops.wrapping_neg()).wrapping_sub(1)
+    } else {
+        ray & !u64::MAX.checked_shr(stops.leading_zeros()).unwrap_or(0)
+    }
+}
+
+/// Counts the relay continuations (each a further stopping point) of the piece on `p` under the default relay
+/// rule, on bare bitboards.
+fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64) -> u64 {
+    let empty = g.board & !(own | opp);
+    let mut cand = g.adjacent[p] & empty & !visited & !g.step_bits[last_dir][p];
+    if cand == 0 || !g.can_capture_from(p, cand, opp) {
+        return 0;
+    }
+    let mut n = 0;
+    while cand != 0 {
+        let to = cand.trailing_zeros() as usize;
+        cand &= cand - 1;
+        let d = g.dir_by_delta[to + 10 - p] as usize;
+        let moved = own ^ (1 << p) ^ (1 << to);
+        let beyond = g.neighbor[d][to];
+        if beyond != NO_POINT && opp >> beyond & 1 == 1 {
+            let rest = opp & !run_from(g, opp, beyond as usize, d);
+            n += 1 + count_relays(g, moved, rest, to, d, visited | 1 << to);
+        }
+        let behind = g.neighbor[(d + 4) & 7][p];
+        if behind != NO_POINT && opp >> behind & 1 == 1 {
+            let rest = opp & !run_from(g, opp, behind as usize, (d + 4) & 7);
+            n += 1 + count_relays(g, moved, rest, to, d, visited | 1 << to);
+        }
+    }
+    n
 }
 
 /// What decides where a relaying piece may go next.

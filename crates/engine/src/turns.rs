@@ -183,13 +183,14 @@ impl Perft {
             self.leaf_turns += 1;
             return 1;
         }
+        if depth == 1 && !pos.in_relay() {
+            let n = pos.count_turns();
+            self.leaf_turns += n;
+            self.steps_counted += n;
+            return n;
+        }
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
-        if depth == 1 && list.first().is_some_and(|s| s.kind == StepKind::Paika) {
-            self.leaf_turns += list.len() as u64;
-            self.steps_counted += list.len() as u64;
-            return list.len() as u64;
-        }
         let mut n = 0;
         for &s in list.iter() {
             if depth == 1 && !pos.capture_continues(s) {
