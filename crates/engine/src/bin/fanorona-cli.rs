@@ -8,6 +8,22 @@ use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Prints a line to standard output; when the reader has gone away (`fanorona-cli moves | head`), exits quietly
+/// instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        emit(format_args!($($arg)*))
+    };
+}
+
+fn emit(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if writeln!(stdout, "{args}").and_then(|_| stdout.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "fanorona-cli", version, about = "Fanorona engine: perft, legal turns, apply turns, benchmarks")]
 struct Cli {
@@ -258,14 +274,14 @@ fn run(command: Command) -> Result<(), String> {
                     c.play_turn(&t).map_err(|e| e.to_string())?;
                     let n = if depth <= 1 { 1 } else { c.perft(depth - 1) };
                     total += n;
-                    println!("{t}: {n}");
+                    out!("{t}: {n}");
                 }
-                println!("total {total}");
+                out!("total {total}");
                 return Ok(());
             }
             for d in 1..=depth {
                 let n = if steps { p.perft_steps(d) } else { p.perft(d) };
-                println!("{d} {n}");
+                out!("{d} {n}");
             }
         }
         Command::Moves { pos } => {
@@ -273,7 +289,7 @@ fn run(command: Command) -> Result<(), String> {
             let mut turns: Vec<String> = p.legal_turns().iter().map(|t| t.to_string()).collect();
             turns.sort();
             for t in turns {
-                println!("{t}");
+                out!("{t}");
             }
         }
         Command::Apply { pos, turn } => {
@@ -281,17 +297,17 @@ fn run(command: Command) -> Result<(), String> {
             let text = turn.join(" ");
             let t: Turn = text.parse().map_err(|e| format!("{e}"))?;
             p.play_turn(&t).map_err(|e| format!("illegal turn {text:?}: {e}"))?;
-            println!("{}", p.to_fen());
+            out!("{}", p.to_fen());
         }
         Command::Bench { depth, movetime } => bench(depth, movetime),
         Command::Selfplay { white, black, movetime, opening, seed, max_turns } => {
             let w = player(white, movetime)?;
             let b = player(black, movetime)?;
             let setup = matches::Setup { rules: Rules::default(), opening, seed, max_turns };
-            let rec = matches::play_game(&setup, w, b, |n, side, t| println!("turn {n} {side} {t}"));
+            let rec = matches::play_game(&setup, w, b, |n, side, t| out!("turn {n} {side} {t}"));
             match rec.outcome {
-                Some(o) => println!("result {o}"),
-                None => println!("result draw: stopped after {max_turns} turns"),
+                Some(o) => out!("result {o}"),
+                None => out!("result draw: stopped after {max_turns} turns"),
             }
         }
         Command::Match { a, b, pairs, movetime_a, movetime_b, opening, seed, max_turns } => {
@@ -305,9 +321,9 @@ fn run(command: Command) -> Result<(), String> {
                     Some(o) => o.to_string(),
                     None => "draw at the turn limit".to_string(),
                 };
-                println!("game {n}: A ({}) as {a_side}: {result} after {} turns", pa.level.name(), rec.turns.len());
+                out!("game {n}: A ({}) as {a_side}: {result} after {} turns", pa.level.name(), rec.turns.len());
             });
-            println!(
+            out!(
                 "A {} vs B {}: +{} ={} -{} ({:.1}%)",
                 pa.level.name(),
                 pb.level.name(),
@@ -338,12 +354,12 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
     let mut searcher = Searcher::new(64);
     let mut input = std::io::stdin().lock().lines();
     let mut seed = 1u64;
-    println!("You play {human} against the CPU ({}). Type a turn like d3-e3A, or help.", level.name());
+    out!("You play {human} against the CPU ({}). Type a turn like d3-e3A, or help.", level.name());
     loop {
         let pos = *game.position();
-        println!("\n{}", pos.diagram());
+        out!("\n{}", pos.diagram());
         if let Some(o) = game.outcome() {
-            println!("Game over: {o}.");
+            out!("Game over: {o}.");
             return Ok(());
         }
         if pos.side_to_move() != human {
@@ -352,7 +368,7 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
                 .ok_or("the CPU has no turn")?;
             seed += 1;
             game.play_turn(&t).map_err(|e| e.to_string())?;
-            println!("CPU ({}) plays {t}", pos.side_to_move());
+            out!("CPU ({}) plays {t}", pos.side_to_move());
             continue;
         }
         print!("{human} to move> ");
@@ -361,18 +377,18 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
         let Some(Ok(line)) = input.next() else { return Ok(()) };
         match line.trim() {
             "quit" | "exit" => return Ok(()),
-            "help" => println!(
+            "help" => out!(
                 "Commands: a turn (steps like d3-e3A separated by spaces; A = approach, W = withdrawal, none = paika),\n\
                  moves (list legal turns), hint, undo (takes back your last turn), draw (offer a draw), resign, quit."
             ),
             "moves" => {
                 let mut turns: Vec<String> = pos.legal_turns().iter().map(|t| t.to_string()).collect();
                 turns.sort();
-                println!("{}", turns.join("\n"));
+                out!("{}", turns.join("\n"));
             }
             "hint" => match hint(&mut searcher, &game, std::time::Duration::from_millis(700)) {
-                Some((t, s)) => println!("Hint: {t} ({})", score_text(s)),
-                None => println!("No legal turn."),
+                Some((t, s)) => out!("Hint: {t} ({})", score_text(s)),
+                None => out!("No legal turn."),
             },
             "undo" => {
                 // Take back the CPU's reply and your own turn.
@@ -384,9 +400,9 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
             "draw" => {
                 if level.accepts_draw(&mut searcher, &pos, &history_hashes(&game), human.opponent()) {
                     let _ = game.agree_draw();
-                    println!("The CPU accepts the draw.");
+                    out!("The CPU accepts the draw.");
                 } else {
-                    println!("The CPU declines: it thinks it is winning.");
+                    out!("The CPU declines: it thinks it is winning.");
                 }
             }
             "resign" => {
@@ -395,10 +411,10 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
             text => match text.parse::<Turn>() {
                 Ok(t) => {
                     if let Err(e) = game.play_turn(&t) {
-                        println!("{e}");
+                        out!("{e}");
                     }
                 }
-                Err(e) => println!("{e}"),
+                Err(e) => out!("{e}"),
             },
         }
     }
@@ -418,8 +434,8 @@ fn tablebase(action: TbAction) -> Result<(), String> {
             let dir = folder(dir)?;
             std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let t0 = Instant::now();
-            let tb = Tablebase::load_or_build(&dir, variant, pieces, |m| println!("{m}")).map_err(|e| e.to_string())?;
-            println!(
+            let tb = Tablebase::load_or_build(&dir, variant, pieces, |m| out!("{m}")).map_err(|e| e.to_string())?;
+            out!(
                 "{} board, up to {pieces} pieces: {} entries, ready in {:.1} s, cached in {}",
                 variant,
                 tb.entries(),
@@ -427,7 +443,7 @@ fn tablebase(action: TbAction) -> Result<(), String> {
                 dir.join(Tablebase::file_name(variant, pieces)).display()
             );
             if let Some((d, p)) = tb.longest_win() {
-                println!("longest win: {d} turns, e.g. {p}");
+                out!("longest win: {d} turns, e.g. {p}");
             }
         }
         TbAction::Probe { fen, pieces, dir } => {
@@ -436,8 +452,8 @@ fn tablebase(action: TbAction) -> Result<(), String> {
             let tb =
                 Tablebase::load_or_build(&dir, p.variant(), pieces, |m| eprintln!("{m}")).map_err(|e| e.to_string())?;
             match (tb.probe(&p), tb.best_turn(&p)) {
-                (Some(v), Some((t, _))) => println!("{v} (best turn {t})"),
-                (Some(v), None) => println!("{v}"),
+                (Some(v), Some((t, _))) => out!("{v} (best turn {t})"),
+                (Some(v), None) => out!("{v}"),
                 (None, _) => return Err(format!("the table covers up to {pieces} pieces")),
             }
         }
@@ -458,7 +474,7 @@ const BENCH_FENS: [&str; 3] = [
 ];
 
 fn bench(start_depth: u32, movetime: u64) {
-    println!(
+    out!(
         "perft throughput (turn level, bulk-counted at the last turn; steps = steps played + last steps counted unplayed)"
     );
     let mut total_turns = 0u64;
@@ -474,13 +490,13 @@ fn bench(start_depth: u32, movetime: u64) {
         total_turns += perft.leaf_turns;
         total_steps += perft.steps_played + perft.steps_counted;
         total_secs += secs;
-        println!(
+        out!(
             "  {fen}  depth {depth}: {n} turns in {secs:.3} s = {:.1} M turns/s, {:.1} M steps/s",
             n as f64 / secs / 1e6,
             (perft.steps_played + perft.steps_counted) as f64 / secs / 1e6
         );
     }
-    println!(
+    out!(
         "total: {:.1} M turns/s, {:.1} M steps/s",
         total_turns as f64 / total_secs / 1e6,
         total_steps as f64 / total_secs / 1e6
@@ -490,13 +506,13 @@ fn bench(start_depth: u32, movetime: u64) {
     let t0 = Instant::now();
     let n = perft.steps(&p, 7);
     let secs = t0.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    out!(
         "step-level perft 7 from the second position: {n} leaves, {} steps played in {secs:.3} s = {:.1} M steps/s (leaves included: {:.1} M/s)",
         perft.steps_played,
         perft.steps_played as f64 / secs / 1e6,
         (perft.steps_played + n) as f64 / secs / 1e6
     );
-    println!("search for {movetime} ms per position (fresh 64 MB table each)");
+    out!("search for {movetime} ms per position (fresh 64 MB table each)");
     let mut nodes = 0u64;
     let mut secs = 0f64;
     for fen in BENCH_FENS.iter().chain(SEARCH_FENS.iter()) {
@@ -505,7 +521,7 @@ fn bench(start_depth: u32, movetime: u64) {
         let r = s.search(&p, &[], fanorona_engine::search::Limits::movetime(movetime), |_| {});
         nodes += r.nodes;
         secs += r.elapsed.as_secs_f64();
-        println!(
+        out!(
             "  {fen}  depth {} score {} best {} nodes {} = {:.2} M nodes/s",
             r.depth,
             fanorona_engine::search::score_text(r.score),
@@ -514,7 +530,7 @@ fn bench(start_depth: u32, movetime: u64) {
             r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e6
         );
     }
-    println!("search total: {:.2} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
+    out!("search total: {:.2} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
 }
 
 /// Quieter middlegame and endgame positions for the search benchmark.
