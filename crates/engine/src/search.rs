@@ -435,6 +435,29 @@ impl Searcher {
         self.aborted
     }
 
+    /// The principal variation at `sply` becomes `step` followed by the child's.
+    #[inline]
+    fn update_pv(&mut self, sply: usize, step: Step) {
+        let (head, tail) = self.pv.split_at_mut(sply + 1);
+        head[sply].clear();
+        head[sply].push(step);
+        head[sply].extend_from_slice(&tail[0]);
+    }
+
+    /// The oracle's exact score of a turn-start position `tply` turns from the root, wins and losses counted
+    /// from the root.
+    #[inline]
+    fn oracle_score(&self, pos: &Position, tply: i32) -> Option<i32> {
+        let s = self.oracle.as_ref()?.score(pos)?;
+        Some(if s > WIN_BOUND {
+            s - tply
+        } else if s < -WIN_BOUND {
+            s + tply
+        } else {
+            s
+        })
+    }
+
     /// A draw by rule, scored with contempt: slightly bad for the side the search plays for, so that it plays on
     /// when it is not worse instead of settling for a repetition.
     #[inline]
@@ -463,16 +486,8 @@ impl Searcher {
             if self.draw.repetitions > 0 && quiet >= 2 && self.is_repetition(pos.hash(), quiet) {
                 return Some(self.draw_score(pos));
             }
-            if let Some(o) = &self.oracle
-                && let Some(s) = o.score(pos)
-            {
-                return Some(if s > WIN_BOUND {
-                    s - tply
-                } else if s < -WIN_BOUND {
-                    s + tply
-                } else {
-                    s
-                });
+            if let Some(s) = self.oracle_score(pos, tply) {
+                return Some(s);
             }
         }
         None
@@ -579,10 +594,7 @@ impl Searcher {
                 best_step = Some(step);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(sply + 1);
-                    head[sply].clear();
-                    head[sply].push(step);
-                    head[sply].extend_from_slice(&tail[0]);
+                    self.update_pv(sply, step);
                     if alpha >= beta {
                         if step.kind == StepKind::Paika {
                             let k = &mut self.killers[sply];
@@ -625,16 +637,8 @@ impl Searcher {
             if pos.count(pos.side_to_move()) == 0 {
                 return -WIN + tply;
             }
-            if let Some(o) = &self.oracle
-                && let Some(s) = o.score(pos)
-            {
-                return if s > WIN_BOUND {
-                    s - tply
-                } else if s < -WIN_BOUND {
-                    s + tply
-                } else {
-                    s
-                };
+            if let Some(s) = self.oracle_score(pos, tply) {
+                return s;
             }
             if !pos.has_capture() {
                 if pos.count_paika() == 0 {
@@ -697,10 +701,7 @@ impl Searcher {
                 best_step = Some(step);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(sply + 1);
-                    head[sply].clear();
-                    head[sply].push(step);
-                    head[sply].extend_from_slice(&tail[0]);
+                    self.update_pv(sply, step);
                     if alpha >= beta {
                         break;
                     }
