@@ -448,14 +448,8 @@ impl Searcher {
     /// from the root.
     #[inline]
     fn oracle_score(&self, pos: &Position, tply: i32) -> Option<i32> {
-        let s = self.oracle.as_ref()?.score(pos)?;
-        Some(if s > WIN_BOUND {
-            s - tply
-        } else if s < -WIN_BOUND {
-            s + tply
-        } else {
-            s
-        })
+        // The oracle counts from the position itself, as the table does.
+        Some(from_tt(self.oracle.as_ref()?.score(pos)?, tply))
     }
 
     /// A draw by rule, scored with contempt: slightly bad for the side the search plays for, so that it plays on
