@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in pkg-config libasound2-dev libudev-dev; do
+# Build dependencies, then Xvfb and software Vulkan/GL for the smoke test that runs the real game window.
+for pkg in pkg-config libasound2-dev libudev-dev xvfb xauth mesa-vulkan-drivers libgl1-mesa-dri; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -4,7 +4,7 @@
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Side;
-use crate::search::{Limits, Oracle, PIECE, Searcher};
+use crate::search::{Info, Limits, Oracle, PIECE, Searcher};
 use crate::tablebase;
 use crate::turns::Turn;
 use rand::rngs::SmallRng;
@@ -93,6 +93,19 @@ impl Level {
         seed: u64,
         cap: Limits,
     ) -> Option<Turn> {
+        self.choose_with_info(searcher, pos, history, seed, cap, |_| {})
+    }
+
+    /// [`Level::choose`], reporting the progress of the search (full-strength levels) to `info`.
+    pub fn choose_with_info(
+        self,
+        searcher: &mut Searcher,
+        pos: &Position,
+        history: &[u64],
+        seed: u64,
+        cap: Limits,
+        info: impl FnMut(&Info),
+    ) -> Option<Turn> {
         let spec = self.spec();
         // The strong levels play small endgames perfectly; the others find their own way (and their mistakes).
         let oracle: Option<Arc<dyn Oracle>> = if self >= Level::Advanced {
@@ -103,7 +116,7 @@ impl Level {
         searcher.set_oracle(oracle);
         let mut rng = SmallRng::seed_from_u64(seed ^ (self as u64) << 56 ^ pos.hash());
         if spec.noise == 0 {
-            let r = searcher.search(pos, history, self.limits(cap), |_| {});
+            let r = searcher.search(pos, history, self.limits(cap), info);
             let best = r.best?;
             // Opening variety without weakening: on the first turns, pick among turns that score as well.
             let total = pos.count(pos.side_to_move()) + pos.count(pos.side_to_move().opponent());

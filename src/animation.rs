@@ -1,0 +1,214 @@
+//! The animation plugin: plays what the rules decided, one thing after another.
+//!
+//! A step slides its piece along the line with easing; the pieces it captured leave one after another, nearest
+//! first, shrinking and fading towards the capturer's side; a short pause marks the end of each turn and a longer
+//! one the end of the game. While anything plays, [`AnimationsPending`] is set and input and the CPU wait.
+
+use crate::board::{BoardLayout, MOVING_Z, PIECE_Z, PieceLook};
+use crate::rules::{
+    AnimationsPending, Captured, GameEnded, GameSet, GameStarted, Piece, PiecesCaptured, StepPlayed, TurnEnded,
+    UndoHappened,
+};
+use bevy::prelude::*;
+use std::collections::VecDeque;
+
+/// How fast animations play.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AnimationSpeed {
+    /// No animation: everything jumps to its end at once.
+    Instant,
+    /// Twice as fast.
+    Fast,
+    /// The default.
+    #[default]
+    Normal,
+    /// For following every capture.
+    Slow,
+}
+
+impl AnimationSpeed {
+    /// Every speed, fastest first.
+    pub const ALL: [AnimationSpeed; 4] =
+        [AnimationSpeed::Instant, AnimationSpeed::Fast, AnimationSpeed::Normal, AnimationSpeed::Slow];
+
+    /// Multiplier of every duration (0: instant).
+    pub fn factor(self) -> f32 {
+        match self {
+            AnimationSpeed::Instant => 0.0,
+            AnimationSpeed::Fast => 0.5,
+            AnimationSpeed::Normal => 1.0,
+            AnimationSpeed::Slow => 1.8,
+        }
+    }
+
+    /// Name for the settings screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            AnimationSpeed::Instant => "Off",
+            AnimationSpeed::Fast => "Fast",
+            AnimationSpeed::Normal => "Normal",
+            AnimationSpeed::Slow => "Slow",
+        }
+    }
+}
+
+const SLIDE_SECS: f32 = 0.32;
+const CAPTURE_SECS: f32 = 0.38;
+const CAPTURE_STAGGER: f32 = 0.09;
+const TURN_PAUSE: f32 = 0.22;
+const GAME_OVER_PAUSE: f32 = 0.8;
+
+#[derive(Debug, Clone)]
+enum Anim {
+    Slide { piece: Entity, from: Vec2, to: Vec2 },
+    Capture { pieces: Vec<Entity>, tray: Vec2 },
+    Pause(f32),
+}
+
+#[derive(Debug)]
+struct Playing {
+    anim: Anim,
+    elapsed: f32,
+    starts: Vec<Vec3>,
+}
+
+/// What is left to play.
+#[derive(Resource, Default, Debug)]
+struct AnimQueue {
+    items: VecDeque<Anim>,
+    current: Option<Playing>,
+}
+
+/// Adds the animations.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<AnimationSpeed>()
+        .init_resource::<AnimQueue>()
+        .add_systems(Update, (enqueue, advance).chain().in_set(GameSet::Present));
+}
+
+fn enqueue(
+    mut started: MessageReader<GameStarted>,
+    mut undos: MessageReader<UndoHappened>,
+    mut steps: MessageReader<StepPlayed>,
+    mut captures: MessageReader<PiecesCaptured>,
+    mut turns: MessageReader<TurnEnded>,
+    mut ended: MessageReader<GameEnded>,
+    layout: Res<BoardLayout>,
+    mut queue: ResMut<AnimQueue>,
+    mut commands: Commands,
+    captured: Query<Entity, With<Captured>>,
+) {
+    // A new game or an undo respawns the pieces where they belong: drop whatever was still to play.
+    if started.read().count() + undos.read().count() > 0 {
+        queue.items.clear();
+        queue.current = None;
+        for e in &captured {
+            commands.entity(e).try_despawn();
+        }
+    }
+    let mut caps: VecDeque<PiecesCaptured> = captures.read().cloned().collect();
+    for s in steps.read() {
+        queue.items.push_back(Anim::Slide {
+            piece: s.piece,
+            from: layout.point_pos(s.from),
+            to: layout.point_pos(s.to),
+        });
+        // Each step's captures follow it (the messages of one frame may hold several steps of a relay).
+        if caps.front().is_some_and(|c| c.relay_index == s.relay_index && c.by == s.side) {
+            let c = caps.pop_front().expect("checked");
+            queue.items.push_back(Anim::Capture { pieces: c.pieces, tray: layout.tray(c.by) });
+        }
+    }
+    for c in caps {
+        queue.items.push_back(Anim::Capture { pieces: c.pieces, tray: layout.tray(c.by) });
+    }
+    if turns.read().count() > 0 {
+        queue.items.push_back(Anim::Pause(TURN_PAUSE));
+    }
+    if ended.read().count() > 0 {
+        queue.items.push_back(Anim::Pause(GAME_OVER_PAUSE));
+    }
+}
+
+fn advance(
+    time: Res<Time>,
+    speed: Res<AnimationSpeed>,
+    mut queue: ResMut<AnimQueue>,
+    mut pending: ResMut<AnimationsPending>,
+    mut transforms: Query<&mut Transform, Or<(With<Piece>, With<Captured>)>>,
+    looks: Query<&PieceLook>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut commands: Commands,
+) {
+    let factor = speed.factor();
+    let mut budget = time.delta_secs();
+    // Loop so that instant speed (and long frames) finish several items in one frame.
+    loop {
+        if queue.current.is_none() {
+            let Some(anim) = queue.items.pop_front() else { break };
+            let starts = match &anim {
+                Anim::Capture { pieces, .. } => {
+                    pieces.iter().map(|e| transforms.get(*e).map(|t| t.translation).unwrap_or_default()).collect()
+                }
+                _ => Vec::new(),
+            };
+            queue.current = Some(Playing { anim, elapsed: 0.0, starts });
+        }
+        let playing = queue.current.as_mut().expect("set above");
+        let total = match &playing.anim {
+            Anim::Slide { .. } => SLIDE_SECS,
+            Anim::Capture { pieces, .. } => CAPTURE_SECS + CAPTURE_STAGGER * pieces.len().saturating_sub(1) as f32,
+            Anim::Pause(s) => *s,
+        } * factor;
+        let used = (total - playing.elapsed).max(0.0).min(budget);
+        playing.elapsed += used;
+        budget -= used;
+        let done = playing.elapsed >= total;
+        // `t`: unscaled seconds since the item began.
+        let t = if factor > 0.0 { playing.elapsed / factor } else { f32::INFINITY };
+        match &playing.anim {
+            Anim::Slide { piece, from, to } => {
+                if let Ok(mut tf) = transforms.get_mut(*piece) {
+                    let u = if done { 1.0 } else { (t / SLIDE_SECS).clamp(0.0, 1.0) };
+                    let p = EasingCurve::new(*from, *to, EaseFunction::CubicInOut).sample_clamped(u);
+                    let lift = if done { 0.0 } else { (u * std::f32::consts::PI).sin() * 0.1 };
+                    tf.translation = p.extend(if done { PIECE_Z } else { MOVING_Z });
+                    tf.scale = Vec3::splat(1.0 + lift);
+                }
+            }
+            Anim::Capture { pieces, tray } => {
+                for (i, e) in pieces.iter().enumerate() {
+                    let u = if done { 1.0 } else { ((t - i as f32 * CAPTURE_STAGGER) / CAPTURE_SECS).clamp(0.0, 1.0) };
+                    let start = playing.starts.get(i).copied().unwrap_or_default();
+                    if let Ok(mut tf) = transforms.get_mut(*e) {
+                        let k = EaseFunction::QuadraticIn.sample_clamped(u);
+                        let p = start.truncate().lerp(*tray, k * 0.35);
+                        tf.translation = p.extend(MOVING_Z - 0.1);
+                        tf.scale = Vec3::splat(1.0 - 0.7 * k);
+                    }
+                    if let Ok(look) = looks.get(*e) {
+                        for (m, c) in look.materials.iter().zip(&look.colors) {
+                            if let Some(mut mat) = materials.get_mut(m) {
+                                mat.color = c.with_alpha(c.alpha() * (1.0 - u));
+                            }
+                        }
+                    }
+                }
+                if done {
+                    for e in pieces {
+                        commands.entity(*e).try_despawn();
+                    }
+                }
+            }
+            Anim::Pause(_) => {}
+        }
+        if !done {
+            break;
+        }
+        queue.current = None;
+    }
+    let busy = queue.current.is_some() || !queue.items.is_empty();
+    if pending.0 != busy {
+        pending.0 = busy;
+    }
+}

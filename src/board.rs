@@ -1,0 +1,348 @@
+//! The board plugin: the camera, the wooden board with its lines and strong points, and the look of the pieces.
+//!
+//! World units: one unit between neighbouring points, the board centred on the origin. The camera uses
+//! `ScalingMode::AutoMin` sized so that the board always fits the part of the window the HUD leaves free.
+
+use crate::rules::{GameStarted, GameState, Piece};
+use bevy::camera::ScalingMode;
+use bevy::picking::mesh_picking::MeshPickingCamera;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use fanorona_engine::Variant;
+use fanorona_engine::geometry::{Direction, coords};
+
+/// Radius of a piece, in units of the point spacing.
+pub const PIECE_RADIUS: f32 = 0.36;
+/// Depth of resting pieces.
+pub const PIECE_Z: f32 = 1.0;
+/// Depth of a piece while it slides (above the others).
+pub const MOVING_Z: f32 = 2.0;
+/// Depth of highlights drawn under the pieces.
+pub const UNDER_Z: f32 = 0.5;
+/// Depth of highlights drawn over the pieces.
+pub const OVER_Z: f32 = 1.6;
+/// Depth of the invisible click targets (on top, so they always get the pointer).
+const HIT_Z: f32 = 5.0;
+/// Wood beyond the outer lines.
+const MARGIN: f32 = 0.68;
+
+/// Where the points are, for the board on screen.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct BoardLayout {
+    /// The board being shown.
+    pub variant: Variant,
+}
+
+impl BoardLayout {
+    /// World position of a point.
+    pub fn point_pos(&self, p: u8) -> Vec2 {
+        let (f, r) = coords(p);
+        let w = self.variant.width() as f32;
+        let h = self.variant.height() as f32;
+        Vec2::new(f as f32 - (w - 1.0) / 2.0, r as f32 - (h - 1.0) / 2.0)
+    }
+
+    /// Width and height of the wooden board, frame included.
+    pub fn size(&self) -> Vec2 {
+        Vec2::new(self.variant.width() as f32 - 1.0, self.variant.height() as f32 - 1.0) + 2.0 * (MARGIN + 0.14)
+    }
+
+    /// Where the pieces captured by `by` go: off the board on the capturer's side.
+    pub fn tray(&self, by: fanorona_engine::Side) -> Vec2 {
+        let y = self.size().y / 2.0 + 0.4;
+        match by {
+            fanorona_engine::Side::White => Vec2::new(0.0, -y),
+            fanorona_engine::Side::Black => Vec2::new(0.0, y),
+        }
+    }
+}
+
+/// The part of the window the HUD leaves for the board, as insets in logical pixels (written by the HUD).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoardFrame {
+    /// Left inset.
+    pub left: f32,
+    /// Top inset.
+    pub top: f32,
+    /// Right inset.
+    pub right: f32,
+    /// Bottom inset.
+    pub bottom: f32,
+}
+
+/// An invisible disc over a point that receives clicks and hovers.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct HitPoint(pub u8);
+
+/// Part of the drawn board (rebuilt when the variant changes).
+#[derive(Component)]
+struct BoardPart;
+
+/// The materials of a piece's look, so that animations can fade it.
+#[derive(Component, Clone, Debug)]
+pub struct PieceLook {
+    /// Material handles of the piece's layers.
+    pub materials: Vec<Handle<ColorMaterial>>,
+    /// Their colours at full opacity.
+    pub colors: Vec<Color>,
+}
+
+/// Shared meshes.
+#[derive(Resource)]
+pub struct BoardMeshes {
+    /// A unit circle (scale it).
+    pub circle: Handle<Mesh>,
+    /// A unit annulus of inner radius 0.8 (scale it).
+    pub ring: Handle<Mesh>,
+}
+
+/// The colours of the board.
+pub mod palette {
+    use bevy::prelude::Color;
+    /// Behind the board.
+    pub const BACKGROUND: Color = Color::srgb(0.16, 0.12, 0.10);
+    /// The frame around the wood.
+    pub const FRAME: Color = Color::srgb(0.36, 0.21, 0.11);
+    /// The playing surface.
+    pub const WOOD: Color = Color::srgb(0.80, 0.58, 0.34);
+    /// Lines.
+    pub const LINE: Color = Color::srgb(0.25, 0.14, 0.07);
+    /// Coordinates.
+    pub const LABEL: Color = Color::srgb(0.96, 0.86, 0.68);
+}
+
+/// Adds the camera, board drawing and piece looks.
+pub fn plugin(app: &mut App) {
+    app.insert_resource(ClearColor(palette::BACKGROUND))
+        .init_resource::<BoardLayout>()
+        .init_resource::<BoardFrame>()
+        .add_systems(Startup, (setup_camera, setup_meshes))
+        .add_systems(Update, (rebuild_board, fit_camera))
+        .add_observer(dress_piece);
+}
+
+fn setup_camera(mut commands: Commands) {
+    commands.spawn((
+        Name::new("Camera"),
+        Camera2d,
+        MeshPickingCamera,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::AutoMin { min_width: 10.0, min_height: 6.0 },
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
+}
+
+fn setup_meshes(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>) {
+    commands.insert_resource(BoardMeshes {
+        circle: meshes.add(Circle::new(1.0)),
+        ring: meshes.add(Annulus::new(0.8, 1.0)),
+    });
+}
+
+/// Keeps the whole board inside the free part of the window at any window size.
+fn fit_camera(
+    layout: Res<BoardLayout>,
+    frame: Res<BoardFrame>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Projection, &mut Transform), With<Camera2d>>,
+) {
+    let (w, h) = (window.width().max(1.0), window.height().max(1.0));
+    let free_w = (w - frame.left - frame.right).max(50.0);
+    let free_h = (h - frame.top - frame.bottom).max(50.0);
+    let board = layout.size() + Vec2::splat(0.3);
+    let (min_width, min_height) = (board.x * w / free_w, board.y * h / free_h);
+    let units_per_px = (min_width / w).max(min_height / h);
+    let (mut projection, mut transform) = camera.into_inner();
+    if let Projection::Orthographic(o) = projection.as_mut() {
+        let mode = ScalingMode::AutoMin { min_width, min_height };
+        if !matches!(o.scaling_mode, ScalingMode::AutoMin { min_width: a, min_height: b } if a == min_width && b == min_height)
+        {
+            o.scaling_mode = mode;
+        }
+    }
+    let dx = (frame.left - frame.right) / 2.0;
+    let dy = (frame.top - frame.bottom) / 2.0;
+    let target = Vec3::new(-dx * units_per_px, dy * units_per_px, transform.translation.z);
+    if transform.translation != target {
+        transform.translation = target;
+    }
+}
+
+fn rebuild_board(
+    mut started: MessageReader<GameStarted>,
+    mut layout: ResMut<BoardLayout>,
+    parts: Query<Entity, With<BoardPart>>,
+    mut built: Local<Option<Variant>>,
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    shared: Option<Res<BoardMeshes>>,
+) {
+    let Some(shared) = shared else { return };
+    let variant = started.read().last().map(|s| s.variant).unwrap_or(layout.variant);
+    if *built == Some(variant) {
+        return;
+    }
+    *built = Some(variant);
+    if layout.variant != variant {
+        layout.variant = variant;
+    }
+    for e in &parts {
+        commands.entity(e).despawn();
+    }
+    let layout = *layout;
+    let g = variant.geometry();
+    let inner = Vec2::new(variant.width() as f32 - 1.0, variant.height() as f32 - 1.0);
+    let wood = inner + Vec2::splat(2.0 * MARGIN);
+    let mut rect = |size: Vec2, color: Color, pos: Vec3, angle: f32, name: &str| {
+        commands.spawn((
+            Name::new(name.to_string()),
+            BoardPart,
+            Mesh2d(meshes.add(Rectangle::new(size.x, size.y))),
+            MeshMaterial2d(materials.add(color)),
+            Transform::from_translation(pos).with_rotation(Quat::from_rotation_z(angle)),
+        ));
+    };
+    rect(
+        layout.size() + Vec2::splat(0.1),
+        Color::srgba(0.0, 0.0, 0.0, 0.35),
+        Vec3::new(0.06, -0.08, -0.3),
+        0.0,
+        "Shadow",
+    );
+    rect(layout.size(), palette::FRAME, Vec3::new(0.0, 0.0, -0.2), 0.0, "Frame");
+    rect(wood, palette::WOOD, Vec3::new(0.0, 0.0, -0.1), 0.0, "Wood");
+    // Grain: faint stripes of lighter and darker wood, deterministic so every run looks the same.
+    let mut y = -wood.y / 2.0;
+    let mut i = 0u32;
+    while y < wood.y / 2.0 {
+        let hsh = i.wrapping_mul(2_654_435_761) >> 16;
+        let thick = 0.04 + (hsh % 7) as f32 * 0.025;
+        let dark = hsh.is_multiple_of(3);
+        let c = if dark { Color::srgba(0.45, 0.27, 0.12, 0.10) } else { Color::srgba(1.0, 0.9, 0.7, 0.07) };
+        let yy = (y + thick / 2.0).min(wood.y / 2.0 - thick / 2.0);
+        rect(Vec2::new(wood.x, thick), c, Vec3::new(0.0, yy, -0.05), 0.0, "Grain");
+        y += thick + 0.05 + (hsh % 5) as f32 * 0.04;
+        i += 1;
+    }
+    // Lines: one rectangle per segment, drawn from each point towards E, NE, N and NW.
+    for p in 0..64u8 {
+        if !g.contains(p) {
+            continue;
+        }
+        for d in [Direction::East, Direction::NorthEast, Direction::North, Direction::NorthWest] {
+            let Some(q) = g.step(p, d.index()) else { continue };
+            let (a, b) = (layout.point_pos(p), layout.point_pos(q));
+            let mid = (a + b) / 2.0;
+            let len = a.distance(b);
+            let angle = (b - a).to_angle();
+            let thick = if d.is_diagonal() { 0.045 } else { 0.055 };
+            rect(Vec2::new(len + thick, thick), palette::LINE, mid.extend(0.1), angle, "Line");
+        }
+    }
+    // Points: strong points (joined diagonally) get a larger dot with a pale ring, weak points a small dot.
+    let dark = materials.add(palette::LINE);
+    let pale = materials.add(Color::srgb(0.93, 0.78, 0.55));
+    let clear = materials.add(Color::NONE);
+    for p in 0..64u8 {
+        if !g.contains(p) {
+            continue;
+        }
+        let pos = layout.point_pos(p);
+        if g.is_strong(p) {
+            commands.spawn((
+                BoardPart,
+                Mesh2d(shared.circle.clone()),
+                MeshMaterial2d(pale.clone()),
+                Transform::from_translation(pos.extend(0.2)).with_scale(Vec3::splat(0.12)),
+            ));
+            commands.spawn((
+                BoardPart,
+                Mesh2d(shared.circle.clone()),
+                MeshMaterial2d(dark.clone()),
+                Transform::from_translation(pos.extend(0.25)).with_scale(Vec3::splat(0.08)),
+            ));
+        } else {
+            commands.spawn((
+                BoardPart,
+                Mesh2d(shared.circle.clone()),
+                MeshMaterial2d(dark.clone()),
+                Transform::from_translation(pos.extend(0.2)).with_scale(Vec3::splat(0.05)),
+            ));
+        }
+        commands.spawn((
+            Name::new(format!("Hit {}", fanorona_engine::geometry::point_name(p))),
+            BoardPart,
+            HitPoint(p),
+            Pickable::default(),
+            Mesh2d(shared.circle.clone()),
+            MeshMaterial2d(clear.clone()),
+            Transform::from_translation(pos.extend(HIT_Z)).with_scale(Vec3::splat(0.48)),
+        ));
+    }
+    // Coordinates in the margin: files under the board, ranks on the left.
+    let label = |text: String, pos: Vec2| {
+        (
+            BoardPart,
+            Text2d::new(text),
+            TextFont::from_font_size(40.0),
+            TextColor(palette::LABEL.with_alpha(0.8)),
+            Transform::from_translation(pos.extend(0.3)).with_scale(Vec3::splat(0.0055)),
+        )
+    };
+    let low = layout.point_pos(0);
+    for f in 0..variant.width() {
+        let x = layout.point_pos(f).x;
+        commands.spawn(label(((b'a' + f) as char).to_string(), Vec2::new(x, low.y - MARGIN + 0.02)));
+    }
+    for r in 0..variant.height() {
+        let y = layout.point_pos(r * 9).y;
+        commands.spawn(label((r + 1).to_string(), Vec2::new(low.x - MARGIN + 0.05, y)));
+    }
+}
+
+/// Gives a new piece entity its stone look: shadow, dark rim, body and a soft highlight.
+fn dress_piece(
+    add: On<Add, Piece>,
+    pieces: Query<&Piece>,
+    state: Res<GameState>,
+    shared: Option<Res<BoardMeshes>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut commands: Commands,
+) {
+    let Some(shared) = shared else { return };
+    let Ok(piece) = pieces.get(add.entity) else { return };
+    // The layout may not have caught up with a new game's variant yet; the engine's position is the truth.
+    let layout = BoardLayout { variant: state.position().variant() };
+    let white = piece.side == fanorona_engine::Side::White;
+    let (rim, body, shine, shine_r) = if white {
+        (Color::srgb(0.66, 0.60, 0.50), Color::srgb(0.95, 0.92, 0.85), Color::srgba(1.0, 1.0, 1.0, 0.55), 0.15)
+    } else {
+        (Color::srgb(0.05, 0.05, 0.06), Color::srgb(0.19, 0.19, 0.21), Color::srgba(1.0, 1.0, 1.0, 0.16), 0.13)
+    };
+    let shadow = Color::srgba(0.0, 0.0, 0.0, 0.38);
+    let colors = vec![shadow, rim, body, shine];
+    let mats: Vec<Handle<ColorMaterial>> = colors.iter().map(|c| materials.add(*c)).collect();
+    let layers = [
+        (Vec3::new(0.035, -0.05, -0.03), PIECE_RADIUS * 1.02),
+        (Vec3::new(0.0, 0.0, 0.0), PIECE_RADIUS),
+        (Vec3::new(0.0, 0.0, 0.01), PIECE_RADIUS * 0.80),
+        (Vec3::new(-0.09, 0.10, 0.02), shine_r),
+    ];
+    let mut e = commands.entity(add.entity);
+    e.insert((
+        PieceLook { materials: mats.clone(), colors },
+        Transform::from_translation(layout.point_pos(piece.point).extend(PIECE_Z)),
+        Visibility::default(),
+    ));
+    e.with_children(|c| {
+        for ((offset, r), m) in layers.into_iter().zip(mats) {
+            c.spawn((
+                Mesh2d(shared.circle.clone()),
+                MeshMaterial2d(m),
+                Transform::from_translation(offset).with_scale(Vec3::splat(r)),
+            ));
+        }
+    });
+}

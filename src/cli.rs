@@ -1,0 +1,182 @@
+//! Command-line options and the automation they drive: a CPU-vs-CPU demo, turns printed to standard output,
+//! exiting after a number of turns, and a screenshot of the window just before exiting.
+
+use crate::cpu::CpuEnabled;
+use crate::rules::{AnimationsPending, GameEnded, GameSet, MatchSetup, NewGame, Player, TurnEnded};
+use crate::screen::{InGame, Screen};
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use clap::Parser;
+use fanorona_engine::levels::Level;
+use fanorona_engine::{Side, Variant};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Fanorona, Madagascar's national board game.
+#[derive(Parser, Clone, Debug, Default)]
+#[command(version, about)]
+pub struct Args {
+    /// Start a CPU-vs-CPU game at once, skipping the title.
+    #[arg(long)]
+    pub demo: bool,
+    /// CPU level, 1 (beginner) to 5 (master), for the demo and as the default of new games.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub level: Option<u8>,
+    /// Exit (code 0) after this many turns have been played.
+    #[arg(long)]
+    pub max_turns: Option<usize>,
+    /// Save a screenshot of the window to this PNG just before exiting.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Seed of the CPU's random choices.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Play the demo on the 5×5 board (Fanoron-Dimy).
+    #[arg(long)]
+    pub small: bool,
+    /// Exit (code 0, after the screenshot if one is asked for) this many seconds after start.
+    #[arg(long)]
+    pub exit_after: Option<f32>,
+}
+
+impl Args {
+    /// The CPU level asked for, or the default.
+    pub fn level(&self) -> Level {
+        self.level.and_then(Level::from_number).unwrap_or(if self.demo { Level::Novice } else { Level::Intermediate })
+    }
+}
+
+/// The options, as a resource for the menus (default level, seed).
+#[derive(Resource, Clone, Debug)]
+pub struct Options(pub Args);
+
+/// Where the automated exit stands.
+#[derive(Resource, Default, Debug)]
+struct Exit {
+    turns: usize,
+    finishing: Option<Finishing>,
+}
+
+#[derive(Debug, Default)]
+struct Finishing {
+    waited: f32,
+    shot_requested: bool,
+    shot_done: bool,
+    frames_after: u32,
+}
+
+/// Marks that the exit screenshot was written.
+#[derive(Resource, Default)]
+struct ShotSaved(bool);
+
+/// Adds the automation described by `args`.
+pub fn plugin(app: &mut App, args: Args) {
+    if args.demo {
+        let level = args.level();
+        let mut rules = fanorona_engine::Rules::default();
+        if args.small {
+            rules.variant = Variant::Dimy;
+        }
+        app.insert_resource(MatchSetup {
+            rules,
+            players: [Player::Cpu(level), Player::Cpu(level)],
+            seed: args.seed.unwrap_or(0),
+        })
+        .insert_state(Screen::Playing)
+        .add_systems(Startup, |mut new: MessageWriter<NewGame>| {
+            new.write(NewGame);
+        });
+    }
+    app.insert_resource(Options(args))
+        .init_resource::<Exit>()
+        .init_resource::<ShotSaved>()
+        .add_systems(Update, (print_turns, finish).chain().in_set(GameSet::Present));
+}
+
+fn print_turns(
+    mut turns: MessageReader<TurnEnded>,
+    mut ended: MessageReader<GameEnded>,
+    in_game: Option<Res<State<InGame>>>,
+    options: Res<Options>,
+    mut exit: ResMut<Exit>,
+    mut cpu: ResMut<CpuEnabled>,
+) {
+    // Only the player's own game is reported, not the one playing behind the title.
+    let report = in_game.is_some();
+    let mut out = std::io::stdout().lock();
+    for t in turns.read() {
+        if !report || exit.finishing.is_some() {
+            continue;
+        }
+        exit.turns += 1;
+        let _ = writeln!(out, "turn {} {} {}", t.number, side_name(t.side), t.turn);
+        if options.0.max_turns.is_some_and(|m| exit.turns >= m) {
+            exit.finishing = Some(Finishing::default());
+            cpu.0 = false;
+        }
+    }
+    for e in ended.read() {
+        if !report {
+            continue;
+        }
+        let _ = writeln!(out, "result {}", e.outcome);
+        let automated = options.0.max_turns.is_some() || options.0.screenshot.is_some();
+        if options.0.demo && automated && exit.finishing.is_none() {
+            exit.finishing = Some(Finishing::default());
+        }
+    }
+    let _ = out.flush();
+}
+
+fn side_name(side: Side) -> &'static str {
+    side.name()
+}
+
+fn finish(
+    time: Res<Time<Real>>,
+    options: Res<Options>,
+    busy: Res<AnimationsPending>,
+    mut exit: ResMut<Exit>,
+    mut saved: ResMut<ShotSaved>,
+    mut commands: Commands,
+    mut app_exit: MessageWriter<AppExit>,
+) {
+    // Without a demo or a turn limit, a screenshot alone is taken a few seconds after start (e.g. of the title).
+    let alone = !options.0.demo && options.0.max_turns.is_none() && options.0.screenshot.is_some();
+    let timeout = options.0.exit_after.or(alone.then_some(4.0));
+    if exit.finishing.is_none() && timeout.is_some_and(|t| time.elapsed_secs() > t) {
+        exit.finishing = Some(Finishing::default());
+    }
+    let Some(f) = exit.finishing.as_mut() else { return };
+    f.waited += time.delta_secs();
+    // Let the last turn's animation finish so the picture shows a settled board (but never wait forever).
+    if busy.0 && f.waited < 6.0 {
+        return;
+    }
+    if let Some(path) = &options.0.screenshot {
+        if !f.shot_requested {
+            // Give the HUD a frame to show the final state before capturing.
+            if f.waited < 0.5 {
+                return;
+            }
+            f.shot_requested = true;
+            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
+                |_: On<ScreenshotCaptured>, mut saved: ResMut<ShotSaved>| {
+                    saved.0 = true;
+                },
+            );
+            return;
+        }
+        if !f.shot_done {
+            if saved.0 || f.waited > 20.0 {
+                f.shot_done = true;
+                saved.0 = false;
+            }
+            return;
+        }
+    }
+    f.frames_after += 1;
+    if f.frames_after > 2 {
+        app_exit.write(AppExit::Success);
+    }
+}

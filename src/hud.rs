@@ -1,0 +1,251 @@
+//! The in-game HUD (egui): whose turn it is, what the CPU is doing, captured counts, the move list, the game's
+//! buttons, and the approach-or-withdrawal choice. It also tells the board how much of the window it leaves free.
+
+use crate::animation::AnimationSpeed;
+use crate::board::BoardFrame;
+use crate::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
+use crate::input::{Selection, human_to_move, undo_action};
+use crate::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::screen::{InGame, Screen};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use fanorona_engine::Side;
+
+/// Accent colours of the UI.
+pub mod colors {
+    use bevy_egui::egui::Color32;
+    /// Headings and the side to move.
+    pub const GOLD: Color32 = Color32::from_rgb(240, 200, 120);
+    /// Explanations of refused moves.
+    pub const WARN: Color32 = Color32::from_rgb(255, 150, 110);
+    /// Quiet text.
+    pub const DIM: Color32 = Color32::from_rgb(190, 175, 150);
+}
+
+/// Width of the side panel, in logical pixels.
+const SIDE_WIDTH: f32 = 250.0;
+
+/// Adds the HUD.
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, hud.run_if(in_state(InGame)))
+        .add_systems(OnExit(InGame), |mut frame: ResMut<BoardFrame>| *frame = BoardFrame::default());
+}
+
+/// The name of a side with its player, e.g. "Black (CPU, Novice)".
+pub fn side_label(setup: &MatchSetup, side: Side) -> String {
+    let name = if side == Side::White { "White" } else { "Black" };
+    match setup.player(side) {
+        Player::Human if setup.is_cpu(side.opponent()) => format!("{name} (you)"),
+        Player::Human => name.to_string(),
+        Player::Cpu(l) => format!("{name} (CPU, {})", l.name()),
+    }
+}
+
+fn hud(
+    mut contexts: EguiContexts,
+    state: Res<GameState>,
+    setup: Res<MatchSetup>,
+    busy: Res<AnimationsPending>,
+    cpu: Res<CpuPlayer>,
+    hint: Res<Hint>,
+    time: Res<Time<Real>>,
+    screen: Res<State<Screen>>,
+    mut speed: ResMut<AnimationSpeed>,
+    mut sel: ResMut<Selection>,
+    mut frame: ResMut<BoardFrame>,
+    mut requests: MessageWriter<MoveRequest>,
+    mut hints: MessageWriter<HintRequest>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    // Areas rather than panels: egui reports the pointer as "over egui" only inside them, so the board under the
+    // rest of the window keeps receiving clicks through picking.
+    let screen_rect = ctx.viewport_rect();
+    let fill = ctx.global_style().visuals.panel_fill;
+    let game = state.game();
+    let pos = state.position();
+    let to_move = pos.side_to_move();
+    let can_act = human_to_move(&state, &setup, &busy) && *screen.get() == Screen::Playing;
+
+    let top = egui::Area::new("status".into()).anchor(egui::Align2::LEFT_TOP, [0.0, 0.0]).show(ctx, |ui| {
+        egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
+            ui.set_width(screen_rect.width() - SIDE_WIDTH - 20.0);
+            ui.horizontal(|ui| {
+                let status = if let Some(o) = game.outcome() {
+                    capitalise(&o.to_string())
+                } else if let Some((side, since)) = cpu.thinking() {
+                    let secs = (time.elapsed() - since).as_secs_f32();
+                    format!("{} is thinking… {secs:.1} s", side_label(&setup, side))
+                } else if pos.in_relay() && setup.is_human(to_move) {
+                    format!("{}: capture again with the same piece, or End turn", side_label(&setup, to_move))
+                } else {
+                    format!("{} to move", side_label(&setup, to_move))
+                };
+                ui.label(egui::RichText::new(status).size(18.0).color(colors::GOLD));
+                if sel.choice.is_some() {
+                    ui.label(
+                        egui::RichText::new("— approach or withdrawal? Click a piece of the line to capture.")
+                            .size(16.0),
+                    );
+                }
+            });
+            if let Some(note) = &sel.note {
+                ui.label(egui::RichText::new(capitalise(note)).color(colors::WARN));
+            }
+        });
+    });
+
+    let right = egui::Area::new("side".into()).anchor(egui::Align2::RIGHT_TOP, [0.0, 0.0]).show(ctx, |ui| {
+        egui::Frame::new().fill(fill).inner_margin(egui::Margin::same(10)).show(ui, |ui| {
+            ui.set_width(SIDE_WIDTH - 20.0);
+            ui.set_min_height(screen_rect.height() - 20.0);
+            ui.heading("Fanorona");
+            ui.label(egui::RichText::new(variant_name(pos.variant())).color(colors::DIM));
+            ui.separator();
+            for side in Side::BOTH {
+                let marker = if side == to_move && !game.is_over() { "▶ " } else { "   " };
+                ui.label(egui::RichText::new(format!("{marker}{}", side_label(&setup, side))).strong());
+                ui.label(format!("   pieces: {}   captured: {}", pos.count(side), state.captured(side.opponent())));
+            }
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                let relay = pos.in_relay();
+                if ui.add_enabled(can_act && relay, egui::Button::new("End turn (Enter)")).clicked() {
+                    requests.write(MoveRequest::new(MoveAction::EndTurn));
+                }
+                let can_undo = !busy.0 && (!game.turns().is_empty() || !game.pending_steps().is_empty());
+                if ui.add_enabled(can_undo, egui::Button::new("Undo (U)")).clicked() {
+                    requests.write(MoveRequest::new(undo_action(&setup)));
+                    *sel = Selection::default();
+                }
+                if ui.add_enabled(!busy.0 && game.can_redo(), egui::Button::new("Redo")).clicked() {
+                    requests.write(MoveRequest::new(MoveAction::Redo));
+                    if setup.is_cpu(to_move.opponent()) {
+                        // Against the CPU a takeback went back two turns: bring both back.
+                        requests.write(MoveRequest::new(MoveAction::Redo));
+                    }
+                }
+            });
+            ui.horizontal_wrapped(|ui| {
+                if ui.add_enabled(can_act && !hint.pending, egui::Button::new("Hint")).clicked() {
+                    hints.write(HintRequest);
+                }
+                let offer_ok = can_act && state.draw_offer().is_none();
+                if ui.add_enabled(offer_ok, egui::Button::new("Offer draw")).clicked() {
+                    requests.write(MoveRequest::new(MoveAction::OfferDraw(to_move)));
+                }
+                if ui.add_enabled(can_act, egui::Button::new("Resign")).clicked() {
+                    requests.write(MoveRequest::new(MoveAction::Resign(to_move)));
+                }
+            });
+            if hint.pending {
+                ui.label(egui::RichText::new("Looking for a good turn…").color(colors::DIM));
+            } else if let Some((_, turn, score)) = &hint.answer {
+                ui.label(format!("Hint: {turn}  ({score})"));
+            }
+            if let Some(by) = state.draw_offer() {
+                let answerer = by.opponent();
+                if setup.is_human(answerer) {
+                    ui.label(format!("{} offers a draw.", side_label(&setup, by)));
+                    ui.horizontal(|ui| {
+                        if ui.button("Accept").clicked() {
+                            requests.write(MoveRequest::new(MoveAction::AnswerDraw { accept: true }));
+                        }
+                        if ui.button("Decline").clicked() {
+                            requests.write(MoveRequest::new(MoveAction::AnswerDraw { accept: false }));
+                        }
+                    });
+                } else {
+                    let level = cpu_level(&setup, answerer).map_or("", |l| l.name());
+                    ui.label(
+                        egui::RichText::new(format!("The CPU ({level}) considers your offer…")).color(colors::DIM),
+                    );
+                }
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label("Animation:");
+                egui::ComboBox::from_id_salt("speed").selected_text(speed.name()).show_ui(ui, |ui| {
+                    for s in AnimationSpeed::ALL {
+                        ui.selectable_value(&mut *speed, s, s.name());
+                    }
+                });
+            });
+            if ui.button("Menu").clicked() {
+                next.set(Screen::Title);
+            }
+            ui.separator();
+            ui.label(egui::RichText::new("Moves").strong());
+            let room = (screen_rect.bottom() - ui.cursor().top() - 16.0).max(60.0);
+            egui::ScrollArea::vertical().stick_to_bottom(true).max_height(room).auto_shrink([false, true]).show(
+                ui,
+                |ui| {
+                    let mut side = game.start_position().side_to_move();
+                    for (i, t) in game.turns().iter().enumerate() {
+                        let who = if side == Side::White { "W" } else { "B" };
+                        ui.label(egui::RichText::new(format!("{:>3}. {who}  {t}", i + 1)).monospace());
+                        side = side.opponent();
+                    }
+                    if !game.pending_steps().is_empty() {
+                        let steps: Vec<String> = game.pending_steps().iter().map(|s| s.to_string()).collect();
+                        ui.label(
+                            egui::RichText::new(format!("     …  {}", steps.join(" "))).monospace().color(colors::DIM),
+                        );
+                    }
+                },
+            );
+        });
+    });
+
+    // The approach-or-withdrawal choice also has buttons, for players who prefer them to clicking the line.
+    if let Some((a, w)) = sel.choice {
+        egui::Window::new("Capture which way?")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, [-125.0, 70.0])
+            .show(ctx, |ui| {
+                ui.label("This step can capture either line. Click a piece of the line, or:");
+                ui.horizontal(|ui| {
+                    let na = pos.captured_by(a).count_ones();
+                    let nw = pos.captured_by(w).count_ones();
+                    if ui.button(format!("Approach ({na})")).clicked() {
+                        requests.write(MoveRequest::new(MoveAction::Step(a)));
+                        sel.choice = None;
+                        sel.piece = None;
+                    }
+                    if ui.button(format!("Withdrawal ({nw})")).clicked() {
+                        requests.write(MoveRequest::new(MoveAction::Step(w)));
+                        sel.choice = None;
+                        sel.piece = None;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        sel.choice = None;
+                    }
+                });
+            });
+    }
+
+    let new_frame =
+        BoardFrame { left: 0.0, top: top.response.rect.height(), right: right.response.rect.width(), bottom: 0.0 };
+    if *frame != new_frame {
+        *frame = new_frame;
+    }
+    Ok(())
+}
+
+/// "Fanoron-Tsivy (9 × 5)" or "Fanoron-Dimy (5 × 5)".
+pub fn variant_name(v: fanorona_engine::Variant) -> &'static str {
+    match v {
+        fanorona_engine::Variant::Tsivy => "Fanoron-Tsivy (9 × 5)",
+        fanorona_engine::Variant::Dimy => "Fanoron-Dimy (5 × 5)",
+    }
+}
+
+/// The text with its first letter in upper case.
+pub fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

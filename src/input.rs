@@ -1,0 +1,354 @@
+//! The input plugin: clicks and taps on points (mesh picking on invisible discs), the selection logic that turns
+//! them into move requests, keyboard shortcuts, and the highlights that show what the selection allows.
+
+use crate::board::{BoardLayout, BoardMeshes, HitPoint, OVER_Z, UNDER_Z};
+use crate::cpu::Hint;
+use crate::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
+use crate::screen::{InGame, Screen};
+use bevy::picking::mesh_picking::{MeshPickingPlugin, MeshPickingSettings};
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use fanorona_engine::geometry::point_name;
+use fanorona_engine::{Position, Side, Step, StepKind};
+
+/// A point of the board was clicked or tapped.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointClicked(pub u8);
+
+/// What the player has picked so far.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The selected piece's point.
+    pub piece: Option<u8>,
+    /// A step that can capture either way, waiting for the player to pick: (approach, withdrawal).
+    pub choice: Option<(Step, Step)>,
+    /// The point under the pointer.
+    pub hovered: Option<u8>,
+    /// A short explanation of the last refused click, for the HUD.
+    pub note: Option<String>,
+}
+
+/// Adds picking, the selection logic, keyboard shortcuts and highlights.
+pub fn plugin(app: &mut App) {
+    app.add_plugins(MeshPickingPlugin)
+        .insert_resource(MeshPickingSettings {
+            require_markers: true,
+            ray_cast_visibility: bevy::picking::mesh_picking::ray_cast::RayCastVisibility::Any,
+        })
+        .init_resource::<Selection>()
+        .add_message::<PointClicked>()
+        .add_observer(on_click)
+        .add_observer(on_over)
+        .add_observer(on_out)
+        .add_systems(
+            Update,
+            ((follow_relay, handle_clicks).chain(), handle_keys.run_if(not(egui_wants_any_keyboard_input)))
+                .in_set(GameSet::Request)
+                .run_if(in_state(Screen::Playing)),
+        )
+        .add_systems(Update, draw_highlights.in_set(GameSet::Present))
+        .add_systems(OnExit(InGame), |mut sel: ResMut<Selection>| *sel = Selection::default());
+}
+
+fn on_click(click: On<Pointer<Click>>, points: Query<&HitPoint>, mut out: MessageWriter<PointClicked>) {
+    if click.button == PointerButton::Primary
+        && let Ok(p) = points.get(click.entity)
+    {
+        out.write(PointClicked(p.0));
+    }
+}
+
+fn on_over(over: On<Pointer<Over>>, points: Query<&HitPoint>, mut sel: ResMut<Selection>) {
+    if let Ok(p) = points.get(over.entity) {
+        sel.hovered = Some(p.0);
+    }
+}
+
+fn on_out(out: On<Pointer<Out>>, points: Query<&HitPoint>, mut sel: ResMut<Selection>) {
+    if let Ok(p) = points.get(out.entity)
+        && sel.hovered == Some(p.0)
+    {
+        sel.hovered = None;
+    }
+}
+
+/// Whether a person may act now: their turn, nothing animating, the game running.
+pub fn human_to_move(state: &GameState, setup: &MatchSetup, busy: &AnimationsPending) -> bool {
+    !busy.0 && !state.game().is_over() && setup.is_human(state.position().side_to_move())
+}
+
+/// During a relay only the relaying piece may move: keep it selected.
+fn follow_relay(state: Res<GameState>, mut sel: ResMut<Selection>) {
+    let relay = state.position().relay_piece();
+    if relay.is_some() && sel.piece != relay {
+        sel.piece = relay;
+    }
+}
+
+/// Why a step from `from` to `to` is not legal, for people.
+fn explain(pos: &Position, from: u8, to: u8) -> String {
+    let Some(dir) = pos.geometry().direction_between(from, to) else {
+        return format!("{} and {} are not joined by a line", point_name(from), point_name(to));
+    };
+    let reasons: Vec<_> = [StepKind::Paika, StepKind::Approach, StepKind::Withdrawal]
+        .into_iter()
+        .filter_map(|k| pos.check_step(Step::new(from, dir, k)).err())
+        .collect();
+    // The paika reason ("capturing is compulsory") is the telling one when a capture exists elsewhere.
+    reasons.first().map_or_else(|| "that move is not allowed".into(), |r| r.to_string())
+}
+
+fn handle_clicks(
+    mut clicks: MessageReader<PointClicked>,
+    state: Res<GameState>,
+    setup: Res<MatchSetup>,
+    busy: Res<AnimationsPending>,
+    sel: ResMut<Selection>,
+    mut requests: MessageWriter<MoveRequest>,
+) {
+    let sel = sel.into_inner();
+    for &PointClicked(p) in clicks.read() {
+        if !human_to_move(&state, &setup, &busy) {
+            continue;
+        }
+        let pos = state.position();
+        let side = pos.side_to_move();
+        let legal = pos.steps();
+        sel.note = None;
+        let mut send = |sel: &mut Selection, step: Step| {
+            requests.write(MoveRequest::new(MoveAction::Step(step)));
+            sel.piece = None;
+            sel.choice = None;
+        };
+        if let Some((a, w)) = sel.choice {
+            if pos.captured_by(a) >> p & 1 == 1 {
+                send(sel, a);
+            } else if pos.captured_by(w) >> p & 1 == 1 {
+                send(sel, w);
+            } else {
+                sel.choice = None;
+                sel.note = Some("click a piece of the line you want to capture".into());
+            }
+            continue;
+        }
+        if pos.piece_at(p) == Some(side) {
+            if let Some(r) = pos.relay_piece()
+                && r != p
+            {
+                sel.note = Some(format!("a relay is in progress: only the piece on {} may move", point_name(r)));
+                continue;
+            }
+            if legal.iter().any(|s| s.from == p && s.kind != StepKind::Stop) {
+                sel.piece = if sel.piece == Some(p) && !pos.in_relay() { None } else { Some(p) };
+            } else if pos.has_capture() {
+                sel.note = Some("capturing is compulsory: move one of the marked pieces".into());
+            } else {
+                sel.note = Some("this piece has nowhere to go".into());
+            }
+            continue;
+        }
+        let Some(from) = sel.piece else { continue };
+        let cands: Vec<Step> =
+            legal.iter().copied().filter(|s| s.from == from && s.to == p && s.kind != StepKind::Stop).collect();
+        match cands.as_slice() {
+            [] => {
+                sel.note = Some(explain(pos, from, p));
+                if !pos.in_relay() {
+                    sel.piece = None;
+                }
+            }
+            [one] => send(sel, *one),
+            [x, y, ..] => {
+                let (a, w) = if x.kind == StepKind::Approach { (*x, *y) } else { (*y, *x) };
+                sel.choice = Some((a, w));
+            }
+        }
+    }
+}
+
+fn handle_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    state: Res<GameState>,
+    setup: Res<MatchSetup>,
+    busy: Res<AnimationsPending>,
+    mut sel: ResMut<Selection>,
+    mut requests: MessageWriter<MoveRequest>,
+) {
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter])
+        && human_to_move(&state, &setup, &busy)
+        && state.position().in_relay()
+    {
+        requests.write(MoveRequest::new(MoveAction::EndTurn));
+    }
+    if keys.just_pressed(KeyCode::KeyU) && !busy.0 {
+        requests.write(MoveRequest::new(undo_action(&setup)));
+        *sel = Selection::default();
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        sel.piece = None;
+        sel.choice = None;
+    }
+}
+
+/// The undo a person means: against the CPU, back to their own turn; in hot-seat, one turn (or the steps of the
+/// turn in progress).
+pub fn undo_action(setup: &MatchSetup) -> MoveAction {
+    let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| setup.is_human(*s)).collect();
+    MoveAction::Undo { until: if humans.len() == 1 { Some(humans[0]) } else { None } }
+}
+
+/// A highlight (rebuilt whenever what it shows changes).
+#[derive(Component)]
+struct Highlight;
+
+#[derive(Resource)]
+struct HighlightMaterials {
+    last: Handle<ColorMaterial>,
+    movable: Handle<ColorMaterial>,
+    selected: Handle<ColorMaterial>,
+    capture_dest: Handle<ColorMaterial>,
+    paika_dest: Handle<ColorMaterial>,
+    victim: Handle<ColorMaterial>,
+    visited: Handle<ColorMaterial>,
+    hint: Handle<ColorMaterial>,
+}
+
+impl FromWorld for HighlightMaterials {
+    fn from_world(world: &mut World) -> Self {
+        let mut m = world.resource_mut::<Assets<ColorMaterial>>();
+        HighlightMaterials {
+            last: m.add(Color::srgba(1.0, 0.92, 0.45, 0.45)),
+            movable: m.add(Color::srgba(1.0, 0.62, 0.15, 0.95)),
+            selected: m.add(Color::srgba(0.45, 1.0, 0.55, 1.0)),
+            capture_dest: m.add(Color::srgba(0.85, 0.15, 0.1, 0.85)),
+            paika_dest: m.add(Color::srgba(0.2, 0.55, 0.25, 0.85)),
+            victim: m.add(Color::srgba(1.0, 0.2, 0.15, 0.95)),
+            visited: m.add(Color::srgba(0.3, 0.12, 0.05, 0.55)),
+            hint: m.add(Color::srgba(0.35, 0.7, 1.0, 0.95)),
+        }
+    }
+}
+
+#[derive(PartialEq, Clone)]
+struct Shown {
+    generation: u64,
+    selection: Selection,
+    busy: bool,
+    hint: Option<u64>,
+    in_game: bool,
+    variant: fanorona_engine::Variant,
+}
+
+fn draw_highlights(
+    mut commands: Commands,
+    state: Res<GameState>,
+    setup: Res<MatchSetup>,
+    sel: Res<Selection>,
+    busy: Res<AnimationsPending>,
+    hint: Res<Hint>,
+    layout: Res<BoardLayout>,
+    in_game: Option<Res<State<InGame>>>,
+    meshes: Option<Res<BoardMeshes>>,
+    mats: Option<Res<HighlightMaterials>>,
+    old: Query<Entity, With<Highlight>>,
+    mut shown: Local<Option<Shown>>,
+) {
+    let Some(meshes) = meshes else { return };
+    let Some(mats) = mats else {
+        commands.init_resource::<HighlightMaterials>();
+        return;
+    };
+    let now = Shown {
+        generation: state.generation(),
+        selection: Selection { note: None, ..sel.clone() },
+        busy: busy.0,
+        hint: hint.answer.as_ref().map(|a| a.0),
+        in_game: in_game.is_some(),
+        variant: layout.variant,
+    };
+    if shown.as_ref() == Some(&now) {
+        return;
+    }
+    *shown = Some(now.clone());
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    // While pieces slide, highlights of the old or new position would both be wrong: show none.
+    if now.busy || layout.variant != state.position().variant() {
+        return;
+    }
+    let pos = state.position();
+    let mut spawn = |p: u8, mesh: &Handle<Mesh>, mat: &Handle<ColorMaterial>, r: f32, z: f32| {
+        commands.spawn((
+            Highlight,
+            Mesh2d(mesh.clone()),
+            MeshMaterial2d(mat.clone()),
+            Transform::from_translation(layout.point_pos(p).extend(z)).with_scale(Vec3::splat(r)),
+        ));
+    };
+    // The last turn's path (or the relay so far), shown on every screen.
+    let game = state.game();
+    let steps: Vec<Step> = if !game.pending_steps().is_empty() {
+        game.pending_steps().to_vec()
+    } else {
+        game.turns().last().map(|t| t.steps.clone()).unwrap_or_default()
+    };
+    for s in &steps {
+        spawn(s.from, &meshes.circle, &mats.last, 0.42, UNDER_Z);
+        spawn(s.to, &meshes.circle, &mats.last, 0.42, UNDER_Z);
+    }
+    if !now.in_game || game.is_over() || !setup.is_human(pos.side_to_move()) {
+        return;
+    }
+    if pos.in_relay() {
+        let visited = pos.visited();
+        for p in 0..64u8 {
+            if visited >> p & 1 == 1 && Some(p) != pos.relay_piece() {
+                spawn(p, &meshes.circle, &mats.visited, 0.12, UNDER_Z + 0.05);
+            }
+        }
+    }
+    let legal = pos.steps();
+    match sel.piece {
+        None => {
+            // Capturing is compulsory: show which pieces can capture.
+            if pos.has_capture() {
+                let mut froms: Vec<u8> = legal.iter().filter(|s| s.kind.is_capture()).map(|s| s.from).collect();
+                froms.dedup();
+                for p in froms {
+                    spawn(p, &meshes.ring, &mats.movable, 0.43, OVER_Z);
+                }
+            }
+        }
+        Some(from) => {
+            spawn(from, &meshes.ring, &mats.selected, 0.44, OVER_Z);
+            for s in legal.iter().filter(|s| s.from == from && s.kind != StepKind::Stop) {
+                let m = if s.kind.is_capture() { &mats.capture_dest } else { &mats.paika_dest };
+                spawn(s.to, &meshes.circle, m, 0.13, UNDER_Z + 0.1);
+            }
+            // Preview the victims of the hovered destination, or of both ways when the player must choose.
+            let preview: Vec<Step> = match sel.choice {
+                Some((a, w)) => vec![a, w],
+                None => legal
+                    .iter()
+                    .copied()
+                    .filter(|s| s.from == from && Some(s.to) == sel.hovered && s.kind.is_capture())
+                    .collect(),
+            };
+            for s in preview {
+                let run = pos.captured_by(s);
+                for p in 0..64u8 {
+                    if run >> p & 1 == 1 {
+                        spawn(p, &meshes.ring, &mats.victim, 0.40, OVER_Z);
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, turn, _)) = &hint.answer
+        && let Some(first) = turn.steps.first()
+    {
+        spawn(first.from, &meshes.ring, &mats.hint, 0.47, OVER_Z + 0.01);
+        spawn(first.to, &meshes.circle, &mats.hint, 0.16, UNDER_Z + 0.1);
+    }
+}

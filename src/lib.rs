@@ -1,0 +1,49 @@
+//! Fanorona, the game: Bevy plugins for the rules, the board, input, animation, the CPU player and the menus.
+//!
+//! One plugin per concern, each in its own module. [`LogicPlugin`] is everything that decides (rules, pieces as
+//! entities, the CPU player) and runs headless; [`GamePlugin`] adds everything that shows and listens (board,
+//! input, animation, egui menus and HUD, command-line automation).
+
+pub mod animation;
+pub mod board;
+pub mod cli;
+pub mod cpu;
+pub mod hud;
+pub mod input;
+pub mod menu;
+pub mod rules;
+pub mod screen;
+
+use bevy::prelude::*;
+
+/// The game's logic without rendering: screen states, rules and piece entities, the CPU player. Needs
+/// `StatesPlugin` (in `DefaultPlugins`; add it yourself to `MinimalPlugins`).
+pub struct LogicPlugin;
+
+impl Plugin for LogicPlugin {
+    fn build(&self, app: &mut App) {
+        screen::plugin(app);
+        rules::plugin(app);
+        cpu::plugin(app);
+    }
+}
+
+/// The whole game on top of `DefaultPlugins`: the logic, the board, input, animation, menus and HUD, and the
+/// command-line automation described by `args`.
+pub struct GamePlugin {
+    /// Command-line options.
+    pub args: cli::Args,
+}
+
+impl Plugin for GamePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(LogicPlugin);
+        app.add_plugins(bevy_egui::EguiPlugin::default());
+        board::plugin(app);
+        input::plugin(app);
+        animation::plugin(app);
+        hud::plugin(app);
+        menu::plugin(app);
+        cli::plugin(app, self.args.clone());
+    }
+}

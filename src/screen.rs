@@ -1,0 +1,40 @@
+//! The screen state machine: title, new-game setup, playing, game over, rules and settings.
+
+use bevy::prelude::*;
+
+/// Which screen the player is on. The board and its pieces stay in every screen (a CPU-vs-CPU game plays behind
+/// the title); UI and board highlights are scoped to the screen that shows them.
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Screen {
+    /// The title, with a CPU-vs-CPU game playing behind it.
+    #[default]
+    Title,
+    /// Choosing players, colour, level and variant for a new game.
+    Setup,
+    /// A game in progress.
+    Playing,
+    /// The game just ended: the result over the final position.
+    GameOver,
+    /// The rules, for reading.
+    Rules,
+    /// Settings (animation speed).
+    Settings,
+}
+
+/// Whether the player's own game is on screen (playing or just over): the computed state that board highlights
+/// and the move list are scoped to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InGame;
+
+impl ComputedStates for InGame {
+    type SourceStates = Screen;
+
+    fn compute(screen: Screen) -> Option<Self> {
+        matches!(screen, Screen::Playing | Screen::GameOver).then_some(InGame)
+    }
+}
+
+/// Adds the screen states.
+pub fn plugin(app: &mut App) {
+    app.init_state::<Screen>().add_computed_state::<InGame>();
+}
