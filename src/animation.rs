@@ -1,14 +1,16 @@
 //! The animation plugin: plays what the rules decided, one thing after another.
 //!
 //! A step slides its piece along the line with easing; the pieces it captured leave one after another, nearest
-//! first, shrinking and fading towards the capturer's side; a short pause marks the end of each turn and a longer
-//! one the end of the game. While anything plays, [`AnimationsPending`] is set and input and the CPU wait.
+//! first, setting off along the captured line and curving into the capturer's tray, where they stay, small, for
+//! the rest of the game; a short pause marks the end of each turn and a longer one the end of the game. While anything plays, [`AnimationsPending`] is set and input and the CPU wait. While the
+//! game is paused, animations hold where they are.
 
-use crate::board::{BoardLayout, MOVING_Z, PIECE_Z, PieceLook};
+use crate::board::{BoardLayout, MOVING_Z, PIECE_Z, TRAY_SCALE};
 use crate::rules::{
-    AnimationsPending, Captured, GameEnded, GameSet, GameStarted, Piece, PiecesCaptured, StepPlayed, TurnEnded,
-    UndoHappened,
+    AnimationsPending, CaptureKind, Captured, GameEnded, GameSet, GameStarted, Piece, PiecesCaptured, StepPlayed,
+    TurnEnded, UndoHappened,
 };
+use crate::screen::{Pause, is_paused};
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
@@ -53,15 +55,26 @@ impl AnimationSpeed {
 }
 
 const SLIDE_SECS: f32 = 0.32;
-const CAPTURE_SECS: f32 = 0.38;
-const CAPTURE_STAGGER: f32 = 0.09;
+const CAPTURE_SECS: f32 = 0.5;
+const CAPTURE_STAGGER: f32 = 0.14;
+/// How far a captured piece first travels along the captured line before it turns towards the tray.
+const CAPTURE_LEAD: f32 = 0.8;
 const TURN_PAUSE: f32 = 0.22;
 const GAME_OVER_PAUSE: f32 = 0.8;
 
 #[derive(Debug, Clone)]
 enum Anim {
-    Slide { piece: Entity, from: Vec2, to: Vec2 },
-    Capture { pieces: Vec<Entity>, tray: Vec2 },
+    Slide {
+        piece: Entity,
+        from: Vec2,
+        to: Vec2,
+    },
+    /// `dir`: the captured line's direction, away from the capturer.
+    Capture {
+        pieces: Vec<Entity>,
+        by: fanorona_engine::Side,
+        dir: Vec2,
+    },
     Pause(f32),
 }
 
@@ -70,6 +83,8 @@ struct Playing {
     anim: Anim,
     elapsed: f32,
     starts: Vec<Vec3>,
+    /// Where each captured piece ends, in its tray.
+    targets: Vec<Vec2>,
 }
 
 /// What is left to play.
@@ -95,16 +110,11 @@ fn enqueue(
     mut ended: MessageReader<GameEnded>,
     layout: Res<BoardLayout>,
     mut queue: ResMut<AnimQueue>,
-    mut commands: Commands,
-    captured: Query<Entity, With<Captured>>,
 ) {
-    // A new game or an undo respawns the pieces where they belong: drop whatever was still to play.
+    // A new game or an undo respawns the pieces where they belong (trays included): drop whatever was still to play.
     if started.read().count() + undos.read().count() > 0 {
         queue.items.clear();
         queue.current = None;
-        for e in &captured {
-            commands.entity(e).try_despawn();
-        }
     }
     let mut caps: VecDeque<PiecesCaptured> = captures.read().cloned().collect();
     for s in steps.read() {
@@ -116,11 +126,18 @@ fn enqueue(
         // Each step's captures follow it (the messages of one frame may hold several steps of a relay).
         if caps.front().is_some_and(|c| c.relay_index == s.relay_index && c.by == s.side) {
             let c = caps.pop_front().expect("checked");
-            queue.items.push_back(Anim::Capture { pieces: c.pieces, tray: layout.tray(c.by) });
+            let (from, to) = (layout.point_pos(s.from), layout.point_pos(s.to));
+            // Approach captures ahead of the move, withdrawal behind it.
+            let dir = if c.kind == CaptureKind::Approach { to - from } else { from - to };
+            queue.items.push_back(Anim::Capture { pieces: c.pieces, by: c.by, dir: dir.normalize_or_zero() });
         }
     }
     for c in caps {
-        queue.items.push_back(Anim::Capture { pieces: c.pieces, tray: layout.tray(c.by) });
+        let dir = match c.points.as_slice() {
+            [a, b, ..] => (layout.point_pos(*b) - layout.point_pos(*a)).normalize_or_zero(),
+            _ => Vec2::ZERO,
+        };
+        queue.items.push_back(Anim::Capture { pieces: c.pieces, by: c.by, dir });
     }
     if turns.read().count() > 0 {
         queue.items.push_back(Anim::Pause(TURN_PAUSE));
@@ -135,24 +152,32 @@ fn advance(
     speed: Res<AnimationSpeed>,
     mut queue: ResMut<AnimQueue>,
     mut pending: ResMut<AnimationsPending>,
+    layout: Res<BoardLayout>,
     mut transforms: Query<&mut Transform, Or<(With<Piece>, With<Captured>)>>,
-    looks: Query<&PieceLook>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-    mut commands: Commands,
+    captured: Query<&Captured>,
+    pause: Option<Res<State<Pause>>>,
 ) {
+    // Paused: everything holds (and stays pending, so nothing else moves either).
+    if is_paused(pause.as_deref()) {
+        return;
+    }
     let factor = speed.factor();
     let mut budget = time.delta_secs();
     // Loop so that instant speed (and long frames) finish several items in one frame.
     loop {
         if queue.current.is_none() {
             let Some(anim) = queue.items.pop_front() else { break };
-            let starts = match &anim {
-                Anim::Capture { pieces, .. } => {
-                    pieces.iter().map(|e| transforms.get(*e).map(|t| t.translation).unwrap_or_default()).collect()
-                }
-                _ => Vec::new(),
+            let (starts, targets) = match &anim {
+                Anim::Capture { pieces, by, .. } => (
+                    pieces.iter().map(|e| transforms.get(*e).map(|t| t.translation).unwrap_or_default()).collect(),
+                    pieces
+                        .iter()
+                        .map(|e| captured.get(*e).map(|c| layout.tray_slot(*by, c.slot)).unwrap_or_default())
+                        .collect(),
+                ),
+                _ => (Vec::new(), Vec::new()),
             };
-            queue.current = Some(Playing { anim, elapsed: 0.0, starts });
+            queue.current = Some(Playing { anim, elapsed: 0.0, starts, targets });
         }
         let playing = queue.current.as_mut().expect("set above");
         let total = match &playing.anim {
@@ -176,27 +201,26 @@ fn advance(
                     tf.scale = Vec3::splat(1.0 + lift);
                 }
             }
-            Anim::Capture { pieces, tray } => {
+            Anim::Capture { pieces, dir, .. } => {
                 for (i, e) in pieces.iter().enumerate() {
                     let u = if done { 1.0 } else { ((t - i as f32 * CAPTURE_STAGGER) / CAPTURE_SECS).clamp(0.0, 1.0) };
-                    let start = playing.starts.get(i).copied().unwrap_or_default();
+                    let start = playing.starts.get(i).copied().unwrap_or_default().truncate();
+                    let end = playing.targets.get(i).copied().unwrap_or(start);
                     if let Ok(mut tf) = transforms.get_mut(*e) {
-                        let k = EaseFunction::QuadraticIn.sample_clamped(u);
-                        let p = start.truncate().lerp(*tray, k * 0.35);
-                        tf.translation = p.extend(MOVING_Z - 0.1);
-                        tf.scale = Vec3::splat(1.0 - 0.7 * k);
-                    }
-                    if let Ok(look) = looks.get(*e) {
-                        for (m, c) in look.materials.iter().zip(&look.colors) {
-                            if let Some(mut mat) = materials.get_mut(m) {
-                                mat.color = c.with_alpha(c.alpha() * (1.0 - u));
-                            }
-                        }
-                    }
-                }
-                if done {
-                    for e in pieces {
-                        commands.entity(*e).try_despawn();
+                        let k = EaseFunction::CubicInOut.sample_clamped(u);
+                        // A quadratic Bézier whose first leg runs along the captured line.
+                        let lead = start + *dir * CAPTURE_LEAD;
+                        let p = start.lerp(lead, k).lerp(lead.lerp(end, k), k);
+                        // Pieces on their way fly above the board; settled ones lie in the tray.
+                        let z = if u >= 1.0 {
+                            PIECE_Z
+                        } else if u > 0.0 {
+                            MOVING_Z - 0.1
+                        } else {
+                            PIECE_Z
+                        };
+                        tf.translation = p.extend(z);
+                        tf.scale = Vec3::splat(1.0 + (TRAY_SCALE - 1.0) * k);
                     }
                 }
             }

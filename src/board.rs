@@ -1,11 +1,12 @@
 //! The board plugin: the camera, the wooden board with its lines and strong points, and the look of the pieces.
 //!
-//! World units: one unit between neighbouring points, the board centred on the origin. The camera uses
-//! `ScalingMode::AutoMin` sized so that the board always fits the part of the window the HUD leaves free.
+//! World units: one unit between neighbouring points, the board centred on the origin, with each side's tray of
+//! captured pieces along the board's edge on that side (White's below, Black's above). The camera uses
+//! `ScalingMode::AutoMin` sized so that the board and its trays always fit the part of the window the HUD leaves
+//! free.
 
-use crate::rules::{GameStarted, GameState, Piece};
+use crate::rules::{Captured, GameStarted, GameState, Piece};
 use bevy::camera::ScalingMode;
-use bevy::picking::mesh_picking::MeshPickingCamera;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use fanorona_engine::Variant;
@@ -21,10 +22,19 @@ pub const MOVING_Z: f32 = 2.0;
 pub const UNDER_Z: f32 = 0.5;
 /// Depth of highlights drawn over the pieces.
 pub const OVER_Z: f32 = 1.6;
-/// Depth of the invisible click targets (on top, so they always get the pointer).
-const HIT_Z: f32 = 5.0;
+/// How far from a point (in units of the point spacing) a click or tap still counts as on it: generous, for
+/// fingers, yet short of half the spacing so that neighbouring points never compete.
+pub const HIT_RADIUS: f32 = 0.48;
 /// Wood beyond the outer lines.
 const MARGIN: f32 = 0.68;
+/// Scale of a piece lying in a tray.
+pub const TRAY_SCALE: f32 = 0.45;
+/// Distance between neighbouring pieces in a tray.
+const TRAY_SPACING: f32 = 0.36;
+/// Depth of one row of a tray, the tray's border, and its gap to the board's frame.
+const TRAY_ROW: f32 = 0.36;
+const TRAY_BORDER: f32 = 0.14;
+const TRAY_GAP: f32 = 0.12;
 
 /// Where the points are, for the board on screen.
 #[derive(Resource, Clone, Copy, Debug, Default)]
@@ -42,18 +52,60 @@ impl BoardLayout {
         Vec2::new(f as f32 - (w - 1.0) / 2.0, r as f32 - (h - 1.0) / 2.0)
     }
 
+    /// The point within [`HIT_RADIUS`] of a world position, if any.
+    pub fn point_at(&self, world: Vec2) -> Option<u8> {
+        let g = self.variant.geometry();
+        (0..64u8)
+            .filter(|&p| g.contains(p))
+            .map(|p| (p, self.point_pos(p).distance(world)))
+            .filter(|&(_, d)| d <= HIT_RADIUS)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(p, _)| p)
+    }
+
     /// Width and height of the wooden board, frame included.
     pub fn size(&self) -> Vec2 {
         Vec2::new(self.variant.width() as f32 - 1.0, self.variant.height() as f32 - 1.0) + 2.0 * (MARGIN + 0.14)
     }
 
-    /// Where the pieces captured by `by` go: off the board on the capturer's side.
-    pub fn tray(&self, by: fanorona_engine::Side) -> Vec2 {
-        let y = self.size().y / 2.0 + 0.4;
+    /// Width and height of everything that must stay on screen: the board and both trays.
+    pub fn view_size(&self) -> Vec2 {
+        self.size() + Vec2::new(0.0, 2.0 * (self.tray_depth() + TRAY_GAP))
+    }
+
+    /// Pieces in one row of a tray.
+    fn tray_per_row(&self) -> u32 {
+        (((self.size().x - 0.4) / TRAY_SPACING) as u32).max(1)
+    }
+
+    /// Depth of a tray: rows enough for every piece of a side (one on 9 × 5, two on 5 × 5).
+    fn tray_depth(&self) -> f32 {
+        let pieces = (self.variant.width() as u32 * self.variant.height() as u32 - 1) / 2;
+        let rows = pieces.div_ceil(self.tray_per_row());
+        rows as f32 * TRAY_ROW + 2.0 * TRAY_BORDER
+    }
+
+    /// The centre of the tray of `by` (where the pieces it captures go): along the board's edge on its side.
+    pub fn tray_centre(&self, by: fanorona_engine::Side) -> Vec2 {
+        let y = self.size().y / 2.0 + TRAY_GAP + self.tray_depth() / 2.0;
         match by {
             fanorona_engine::Side::White => Vec2::new(0.0, -y),
             fanorona_engine::Side::Black => Vec2::new(0.0, y),
         }
+    }
+
+    /// Where the `slot`-th piece captured by `by` lies in its tray: rows from the left, the first row nearest the
+    /// board.
+    pub fn tray_slot(&self, by: fanorona_engine::Side, slot: u32) -> Vec2 {
+        let width = self.size().x - 0.4;
+        let per_row = self.tray_per_row();
+        let (row, col) = (slot / per_row, slot % per_row);
+        let x = -width / 2.0 + TRAY_SPACING / 2.0 + col as f32 * TRAY_SPACING;
+        let centre = self.tray_centre(by);
+        // Away from the board: down for White's tray, up for Black's.
+        let out = centre.y.signum();
+        let first = centre.y - out * (self.tray_depth() / 2.0 - TRAY_BORDER - TRAY_ROW / 2.0);
+        Vec2::new(x, first + out * row as f32 * TRAY_ROW)
     }
 }
 
@@ -69,10 +121,6 @@ pub struct BoardFrame {
     /// Bottom inset.
     pub bottom: f32,
 }
-
-/// An invisible disc over a point that receives clicks and hovers.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct HitPoint(pub u8);
 
 /// Part of the drawn board (rebuilt when the variant changes).
 #[derive(Component)]
@@ -109,6 +157,8 @@ pub mod palette {
     pub const LINE: Color = Color::srgb(0.25, 0.14, 0.07);
     /// Coordinates.
     pub const LABEL: Color = Color::srgb(0.96, 0.86, 0.68);
+    /// The bed of a tray of captured pieces.
+    pub const TRAY: Color = Color::srgb(0.27, 0.16, 0.09);
 }
 
 /// Adds the camera, board drawing and piece looks.
@@ -118,14 +168,14 @@ pub fn plugin(app: &mut App) {
         .init_resource::<BoardFrame>()
         .add_systems(Startup, (setup_camera, setup_meshes))
         .add_systems(Update, (rebuild_board, fit_camera))
-        .add_observer(dress_piece);
+        .add_observer(dress_piece)
+        .add_observer(dress_restored_capture);
 }
 
 fn setup_camera(mut commands: Commands) {
     commands.spawn((
         Name::new("Camera"),
         Camera2d,
-        MeshPickingCamera,
         Projection::Orthographic(OrthographicProjection {
             scaling_mode: ScalingMode::AutoMin { min_width: 10.0, min_height: 6.0 },
             ..OrthographicProjection::default_2d()
@@ -150,7 +200,7 @@ fn fit_camera(
     let (w, h) = (window.width().max(1.0), window.height().max(1.0));
     let free_w = (w - frame.left - frame.right).max(50.0);
     let free_h = (h - frame.top - frame.bottom).max(50.0);
-    let board = layout.size() + Vec2::splat(0.3);
+    let board = layout.view_size() + Vec2::splat(0.3);
     let (min_width, min_height) = (board.x * w / free_w, board.y * h / free_h);
     let units_per_px = (min_width / w).max(min_height / h);
     let (mut projection, mut transform) = camera.into_inner();
@@ -212,6 +262,13 @@ fn rebuild_board(
         "Shadow",
     );
     rect(layout.size(), palette::FRAME, Vec3::new(0.0, 0.0, -0.2), 0.0, "Frame");
+    // The trays: a dark groove along each side's edge of the board.
+    for side in fanorona_engine::Side::BOTH {
+        let c = layout.tray_centre(side);
+        let size = Vec2::new(layout.size().x, layout.tray_depth());
+        rect(size, palette::FRAME, c.extend(-0.2), 0.0, "Tray");
+        rect(size - Vec2::splat(0.12), palette::TRAY, c.extend(-0.15), 0.0, "Tray bed");
+    }
     rect(wood, palette::WOOD, Vec3::new(0.0, 0.0, -0.1), 0.0, "Wood");
     // Grain: faint stripes of lighter and darker wood, deterministic so every run looks the same.
     let mut y = -wood.y / 2.0;
@@ -244,7 +301,6 @@ fn rebuild_board(
     // Points: strong points (joined diagonally) get a larger dot with a pale ring, weak points a small dot.
     let dark = materials.add(palette::LINE);
     let pale = materials.add(Color::srgb(0.93, 0.78, 0.55));
-    let clear = materials.add(Color::NONE);
     for p in 0..64u8 {
         if !g.contains(p) {
             continue;
@@ -271,15 +327,6 @@ fn rebuild_board(
                 Transform::from_translation(pos.extend(0.2)).with_scale(Vec3::splat(0.05)),
             ));
         }
-        commands.spawn((
-            Name::new(format!("Hit {}", fanorona_engine::geometry::point_name(p))),
-            BoardPart,
-            HitPoint(p),
-            Pickable::default(),
-            Mesh2d(shared.circle.clone()),
-            MeshMaterial2d(clear.clone()),
-            Transform::from_translation(pos.extend(HIT_Z)).with_scale(Vec3::splat(0.48)),
-        ));
     }
     // Coordinates in the margin: files under the board, ranks on the left.
     let label = |text: String, pos: Vec2| {
@@ -308,14 +355,45 @@ fn dress_piece(
     pieces: Query<&Piece>,
     state: Res<GameState>,
     shared: Option<Res<BoardMeshes>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-    mut commands: Commands,
+    materials: ResMut<Assets<ColorMaterial>>,
+    commands: Commands,
 ) {
     let Some(shared) = shared else { return };
     let Ok(piece) = pieces.get(add.entity) else { return };
     // The layout may not have caught up with a new game's variant yet; the engine's position is the truth.
     let layout = BoardLayout { variant: state.position().variant() };
-    let white = piece.side == fanorona_engine::Side::White;
+    let at = Transform::from_translation(layout.point_pos(piece.point).extend(PIECE_Z));
+    dress(add.entity, piece.side, at, &shared, materials, commands);
+}
+
+/// Dresses the captured pieces an undo, redo or new game put back in the trays (captured during play, a piece
+/// keeps the look it had on the board).
+fn dress_restored_capture(
+    add: On<Add, Captured>,
+    captured: Query<&Captured, Without<PieceLook>>,
+    state: Res<GameState>,
+    shared: Option<Res<BoardMeshes>>,
+    materials: ResMut<Assets<ColorMaterial>>,
+    commands: Commands,
+) {
+    let Some(shared) = shared else { return };
+    let Ok(c) = captured.get(add.entity) else { return };
+    let layout = BoardLayout { variant: state.position().variant() };
+    let at = Transform::from_translation(layout.tray_slot(c.side.opponent(), c.slot).extend(PIECE_Z))
+        .with_scale(Vec3::splat(TRAY_SCALE));
+    dress(add.entity, c.side, at, &shared, materials, commands);
+}
+
+/// Adds the stone look of `side` to `entity`, placed at `at`.
+fn dress(
+    entity: Entity,
+    side: fanorona_engine::Side,
+    at: Transform,
+    shared: &BoardMeshes,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut commands: Commands,
+) {
+    let white = side == fanorona_engine::Side::White;
     let (rim, body, shine, shine_r) = if white {
         (Color::srgb(0.66, 0.60, 0.50), Color::srgb(0.95, 0.92, 0.85), Color::srgba(1.0, 1.0, 1.0, 0.55), 0.15)
     } else {
@@ -330,12 +408,8 @@ fn dress_piece(
         (Vec3::new(0.0, 0.0, 0.01), PIECE_RADIUS * 0.80),
         (Vec3::new(-0.09, 0.10, 0.02), shine_r),
     ];
-    let mut e = commands.entity(add.entity);
-    e.insert((
-        PieceLook { materials: mats.clone(), colors },
-        Transform::from_translation(layout.point_pos(piece.point).extend(PIECE_Z)),
-        Visibility::default(),
-    ));
+    let mut e = commands.entity(entity);
+    e.insert((PieceLook { materials: mats.clone(), colors }, at, Visibility::default()));
     e.with_children(|c| {
         for ((offset, r), m) in layers.into_iter().zip(mats) {
             c.spawn((

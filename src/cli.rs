@@ -60,6 +60,8 @@ struct Exit {
 #[derive(Debug, Default)]
 struct Finishing {
     waited: f32,
+    /// Seconds since the animations last ended (the game-over window opens only then).
+    settled: f32,
     shot_requested: bool,
     shot_done: bool,
     frames_after: u32,
@@ -151,12 +153,14 @@ fn finish(
     f.waited += time.delta_secs();
     // Let the last turn's animation finish so the picture shows a settled board (but never wait forever).
     if busy.0 && f.waited < 6.0 {
+        f.settled = 0.0;
         return;
     }
+    f.settled += time.delta_secs();
     if let Some(path) = &options.0.screenshot {
         if !f.shot_requested {
-            // Give the HUD a frame to show the final state before capturing.
-            if f.waited < 0.5 {
+            // Give the HUD and the game-over window time to show the final state before capturing.
+            if f.settled < 0.5 {
                 return;
             }
             f.shot_requested = true;

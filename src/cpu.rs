@@ -4,8 +4,12 @@
 //! started for. When the game changes under it (undo, new game, a resignation…) the search is told to stop and
 //! its answer is dropped; the move request it sends also carries the generation, so the rules refuse it if
 //! anything changed in between. Draw offers to the CPU and the player's hints are judged the same way.
+//!
+//! While the game is paused ([`Pause::Paused`]) no search starts and no answer is played: a search already running
+//! may finish, and its answer waits (checked against the generation as always) until the game resumes.
 
 use crate::rules::{AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::screen::{Pause, is_paused};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use fanorona_engine::levels::{Level, hint, history_hashes};
@@ -13,7 +17,7 @@ use fanorona_engine::search::Limits;
 use fanorona_engine::search::Searcher;
 use fanorona_engine::{Side, Turn};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 /// Extra limits on the CPU's thinking, tighter than its level's where set (automation, tests, slow machines).
@@ -38,6 +42,8 @@ struct Search {
     side: Side,
     stop: Arc<AtomicBool>,
     started: Duration,
+    /// The depth the search has completed, written by the search thread after each iteration (0: none yet).
+    depth: Arc<AtomicU32>,
 }
 
 /// What the CPU is doing, for the HUD ("thinking…") and for tests.
@@ -60,6 +66,17 @@ impl CpuPlayer {
     /// The side the CPU is thinking for and since when (app time), if it is thinking.
     pub fn thinking(&self) -> Option<(Side, Duration)> {
         self.search.as_ref().map(|s| (s.side, s.started))
+    }
+
+    /// The depth (in turns) the search in flight has completed so far, if it is thinking and has reported one.
+    /// The weaker levels' shallow searches report none.
+    pub fn thinking_depth(&self) -> Option<u32> {
+        self.search.as_ref().map(|s| s.depth.load(Ordering::Relaxed)).filter(|&d| d > 0)
+    }
+
+    /// Whether an answer is computed and waits to be played (e.g. until the game resumes from a pause).
+    pub fn has_answer(&self) -> bool {
+        self.ready.is_some()
     }
 }
 
@@ -102,9 +119,11 @@ fn drive_cpu(
     limits: Res<CpuLimits>,
     enabled: Res<CpuEnabled>,
     busy: Res<AnimationsPending>,
+    pause: Option<Res<State<Pause>>>,
     time: Res<Time<Real>>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
+    let paused = is_paused(pause.as_deref());
     let generation = state.generation();
     let pos = *state.position();
     // Drop work for a position that is gone: stop the search (its thread ends at the next check) and forget it.
@@ -131,6 +150,7 @@ fn drive_cpu(
         }
     }
     if !busy.0
+        && !paused
         && let Some((g, turn)) = cpu.ready.take()
     {
         requests.write(MoveRequest { action: MoveAction::Turn(turn), expect_generation: Some(g) });
@@ -138,7 +158,7 @@ fn drive_cpu(
     }
     let side = pos.side_to_move();
     let Player::Cpu(level) = setup.player(side) else { return };
-    if cpu.search.is_some() || cpu.ready.is_some() || !enabled.0 || state.game().is_over() {
+    if cpu.search.is_some() || cpu.ready.is_some() || !enabled.0 || paused || state.game().is_over() {
         return;
     }
     // The CPU plays whole turns from a turn's start; a relay in progress (a human's, before a switch of players)
@@ -152,12 +172,16 @@ fn drive_cpu(
     let stop = searcher.stop_flag();
     let seed = setup.seed ^ (state.game().turns().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let cap = limits.0;
+    let depth = Arc::new(AtomicU32::new(0));
+    let report = depth.clone();
     let task = AsyncComputeTaskPool::get().spawn(async move {
-        let turn = level.choose(&mut searcher, &pos, &history, seed, cap);
+        // The HUD reads the depth each frame; a relaxed store is enough for a progress display.
+        let info = |i: &fanorona_engine::search::Info| report.store(i.depth, Ordering::Relaxed);
+        let turn = level.choose_with_info(&mut searcher, &pos, &history, seed, cap, info);
         (searcher, turn)
     });
     cpu.started += 1;
-    cpu.search = Some(Search { task, generation, hash: pos.hash(), side, stop, started: time.elapsed() });
+    cpu.search = Some(Search { task, generation, hash: pos.hash(), side, stop, started: time.elapsed(), depth });
 }
 
 fn answer_draw_offers(

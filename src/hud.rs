@@ -6,7 +6,7 @@ use crate::board::BoardFrame;
 use crate::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
 use crate::input::{Selection, human_to_move, undo_action};
 use crate::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
-use crate::screen::{InGame, Screen};
+use crate::screen::{InGame, Pause, Screen, is_paused};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::Side;
@@ -24,6 +24,14 @@ pub mod colors {
 
 /// Width of the side panel, in logical pixels.
 const SIDE_WIDTH: f32 = 250.0;
+/// Height of the move list in a portrait window, where the panel sits under the board.
+const PORTRAIT_MOVES_HEIGHT: f32 = 90.0;
+
+/// Whether a window of this size gets the portrait layout (panel under the board rather than beside it): a side
+/// panel would leave a narrow window's board too small.
+pub fn portrait(size: egui::Vec2) -> bool {
+    size.x < 820.0 && size.y > size.x
+}
 
 /// Adds the HUD.
 pub fn plugin(app: &mut App) {
@@ -50,6 +58,8 @@ fn hud(
     hint: Res<Hint>,
     time: Res<Time<Real>>,
     screen: Res<State<Screen>>,
+    pause: Option<Res<State<Pause>>>,
+    mut next_pause: ResMut<NextState<Pause>>,
     mut speed: ResMut<AnimationSpeed>,
     mut sel: ResMut<Selection>,
     mut frame: ResMut<BoardFrame>,
@@ -65,17 +75,24 @@ fn hud(
     let game = state.game();
     let pos = state.position();
     let to_move = pos.side_to_move();
-    let can_act = human_to_move(&state, &setup, &busy) && *screen.get() == Screen::Playing;
+    let paused = is_paused(pause.as_deref());
+    let tall = portrait(screen_rect.size());
+    let can_act = human_to_move(&state, &setup, &busy) && *screen.get() == Screen::Playing && !paused;
 
     let top = egui::Area::new("status".into()).anchor(egui::Align2::LEFT_TOP, [0.0, 0.0]).show(ctx, |ui| {
         egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
-            ui.set_width(screen_rect.width() - SIDE_WIDTH - 20.0);
+            ui.set_width(screen_rect.width() - if tall { 0.0 } else { SIDE_WIDTH } - 20.0);
             ui.horizontal(|ui| {
                 let status = if let Some(o) = game.outcome() {
                     capitalise(&o.to_string())
+                } else if paused {
+                    "Paused".to_string()
                 } else if let Some((side, since)) = cpu.thinking() {
                     let secs = (time.elapsed() - since).as_secs_f32();
-                    format!("{} is thinking… {secs:.1} s", side_label(&setup, side))
+                    match cpu.thinking_depth() {
+                        Some(d) => format!("{} is thinking… depth {d}, {secs:.1} s", side_label(&setup, side)),
+                        None => format!("{} is thinking… {secs:.1} s", side_label(&setup, side)),
+                    }
                 } else if pos.in_relay() && setup.is_human(to_move) {
                     format!("{}: capture again with the same piece, or End turn", side_label(&setup, to_move))
                 } else {
@@ -95,11 +112,16 @@ fn hud(
         });
     });
 
-    let right = egui::Area::new("side".into()).anchor(egui::Align2::RIGHT_TOP, [0.0, 0.0]).show(ctx, |ui| {
+    let anchor = if tall { egui::Align2::LEFT_BOTTOM } else { egui::Align2::RIGHT_TOP };
+    let right = egui::Area::new("side".into()).anchor(anchor, [0.0, 0.0]).show(ctx, |ui| {
         egui::Frame::new().fill(fill).inner_margin(egui::Margin::same(10)).show(ui, |ui| {
-            ui.set_width(SIDE_WIDTH - 20.0);
-            ui.set_min_height(screen_rect.height() - 20.0);
-            ui.heading("Fanorona");
+            if tall {
+                ui.set_width(screen_rect.width() - 20.0);
+            } else {
+                ui.set_width(SIDE_WIDTH - 20.0);
+                ui.set_min_height(screen_rect.height() - 20.0);
+                ui.heading("Fanorona");
+            }
             ui.label(egui::RichText::new(variant_name(pos.variant())).color(colors::DIM));
             ui.separator();
             for side in Side::BOTH {
@@ -113,12 +135,12 @@ fn hud(
                 if ui.add_enabled(can_act && relay, egui::Button::new("End turn (Enter)")).clicked() {
                     requests.write(MoveRequest::new(MoveAction::EndTurn));
                 }
-                let can_undo = !busy.0 && (!game.turns().is_empty() || !game.pending_steps().is_empty());
+                let can_undo = !busy.0 && !paused && (!game.turns().is_empty() || !game.pending_steps().is_empty());
                 if ui.add_enabled(can_undo, egui::Button::new("Undo (U)")).clicked() {
                     requests.write(MoveRequest::new(undo_action(&setup)));
                     *sel = Selection::default();
                 }
-                if ui.add_enabled(!busy.0 && game.can_redo(), egui::Button::new("Redo")).clicked() {
+                if ui.add_enabled(!busy.0 && !paused && game.can_redo(), egui::Button::new("Redo")).clicked() {
                     requests.write(MoveRequest::new(MoveAction::Redo));
                     if setup.is_cpu(to_move.opponent()) {
                         // Against the CPU a takeback went back two turns: bring both back.
@@ -171,12 +193,18 @@ fn hud(
                     }
                 });
             });
-            if ui.button("Menu").clicked() {
-                next.set(Screen::Title);
+            // In the game the menu is the pause window; after the game it is the title.
+            if ui.button("Menu (Esc)").clicked() {
+                if *screen.get() == Screen::Playing {
+                    next_pause.set(Pause::Paused);
+                } else {
+                    next.set(Screen::Title);
+                }
             }
             ui.separator();
             ui.label(egui::RichText::new("Moves").strong());
-            let room = (screen_rect.bottom() - ui.cursor().top() - 16.0).max(60.0);
+            let room =
+                if tall { PORTRAIT_MOVES_HEIGHT } else { (screen_rect.bottom() - ui.cursor().top() - 16.0).max(60.0) };
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(room).auto_shrink([false, true]).show(
                 ui,
                 |ui| {
@@ -202,7 +230,7 @@ fn hud(
         egui::Window::new("Capture which way?")
             .collapsible(false)
             .resizable(false)
-            .anchor(egui::Align2::CENTER_TOP, [-125.0, 70.0])
+            .anchor(egui::Align2::CENTER_TOP, [(frame.left - frame.right) / 2.0, frame.top + 36.0])
             .show(ctx, |ui| {
                 ui.label("This step can capture either line. Click a piece of the line, or:");
                 ui.horizontal(|ui| {
@@ -225,8 +253,12 @@ fn hud(
             });
     }
 
-    let new_frame =
-        BoardFrame { left: 0.0, top: top.response.rect.height(), right: right.response.rect.width(), bottom: 0.0 };
+    let panel = right.response.rect;
+    let new_frame = if tall {
+        BoardFrame { left: 0.0, top: top.response.rect.height(), right: 0.0, bottom: panel.height() }
+    } else {
+        BoardFrame { left: 0.0, top: top.response.rect.height(), right: panel.width(), bottom: 0.0 }
+    };
     if *frame != new_frame {
         *frame = new_frame;
     }

@@ -1,13 +1,18 @@
-//! The input plugin: clicks and taps on points (mesh picking on invisible discs), the selection logic that turns
-//! them into move requests, keyboard shortcuts, and the highlights that show what the selection allows.
+//! The input plugin: clicks and taps on points, the selection logic that turns them into move requests, keyboard
+//! shortcuts, and the highlights that show what the selection allows.
+//!
+//! A click or tap is read from the button release and its position, mapped through the camera to the nearest
+//! point: unlike picking's `Click`, this needs no hover before the press (touch screens have none, and a press
+//! that arrives together with its pointer move would otherwise be lost).
 
-use crate::board::{BoardLayout, BoardMeshes, HitPoint, OVER_Z, UNDER_Z};
+use crate::board::{BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
 use crate::cpu::Hint;
 use crate::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
-use crate::screen::{InGame, Screen};
-use bevy::picking::mesh_picking::{MeshPickingPlugin, MeshPickingSettings};
+use crate::screen::{InGame, Pause, Screen};
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiContexts, egui};
 use fanorona_engine::geometry::point_name;
 use fanorona_engine::{Position, Side, Step, StepKind};
 
@@ -30,19 +35,14 @@ pub struct Selection {
 
 /// Adds picking, the selection logic, keyboard shortcuts and highlights.
 pub fn plugin(app: &mut App) {
-    app.add_plugins(MeshPickingPlugin)
-        .insert_resource(MeshPickingSettings {
-            require_markers: true,
-            ray_cast_visibility: bevy::picking::mesh_picking::ray_cast::RayCastVisibility::Any,
-        })
-        .init_resource::<Selection>()
+    app.init_resource::<Selection>()
         .add_message::<PointClicked>()
-        .add_observer(on_click)
-        .add_observer(on_over)
-        .add_observer(on_out)
         .add_systems(
             Update,
-            ((follow_relay, handle_clicks).chain(), handle_keys.run_if(not(egui_wants_any_keyboard_input)))
+            (
+                (read_pointer, follow_relay, handle_clicks).chain(),
+                handle_keys.run_if(not(egui_wants_any_keyboard_input)),
+            )
                 .in_set(GameSet::Request)
                 .run_if(in_state(Screen::Playing)),
         )
@@ -50,25 +50,48 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(InGame), |mut sel: ResMut<Selection>| *sel = Selection::default());
 }
 
-fn on_click(click: On<Pointer<Click>>, points: Query<&HitPoint>, mut out: MessageWriter<PointClicked>) {
-    if click.button == PointerButton::Primary
-        && let Ok(p) = points.get(click.entity)
-    {
-        out.write(PointClicked(p.0));
+/// Turns mouse releases and touch ends into [`PointClicked`], and keeps [`Selection::hovered`] on the point under
+/// the mouse. Positions over egui (HUD, windows) are the UI's, not the board's.
+fn read_pointer(
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<Camera2d>>,
+    layout: Res<BoardLayout>,
+    mut contexts: EguiContexts,
+    mut sel: ResMut<Selection>,
+    mut out: MessageWriter<PointClicked>,
+) {
+    let (camera, cam_tf) = *camera;
+    // egui's layers as laid out in the last pass: a position inside one belongs to the UI (egui's background layer
+    // spans the whole window and is the board's).
+    let ctx = contexts.ctx_mut().ok();
+    let over_ui = |screen: Vec2| {
+        ctx.as_ref()
+            .and_then(|c| c.layer_id_at(egui::pos2(screen.x, screen.y)))
+            .is_some_and(|l| l.order != egui::Order::Background)
+    };
+    let point_at = |screen: Vec2| -> Option<u8> {
+        if over_ui(screen) {
+            return None;
+        }
+        let world = camera.viewport_to_world_2d(cam_tf, screen).ok()?;
+        layout.point_at(world)
+    };
+    let cursor = window.cursor_position();
+    let hovered = cursor.and_then(point_at);
+    if sel.hovered != hovered {
+        sel.hovered = hovered;
     }
-}
-
-fn on_over(over: On<Pointer<Over>>, points: Query<&HitPoint>, mut sel: ResMut<Selection>) {
-    if let Ok(p) = points.get(over.entity) {
-        sel.hovered = Some(p.0);
-    }
-}
-
-fn on_out(out: On<Pointer<Out>>, points: Query<&HitPoint>, mut sel: ResMut<Selection>) {
-    if let Ok(p) = points.get(out.entity)
-        && sel.hovered == Some(p.0)
+    if mouse.just_released(MouseButton::Left)
+        && let Some(p) = cursor.and_then(point_at)
     {
-        sel.hovered = None;
+        out.write(PointClicked(p));
+    }
+    for touch in touches.iter_just_released() {
+        if let Some(p) = point_at(touch.position()) {
+            out.write(PointClicked(p));
+        }
     }
 }
 
@@ -103,12 +126,15 @@ fn handle_clicks(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     busy: Res<AnimationsPending>,
+    pause: Res<State<Pause>>,
     sel: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     let sel = sel.into_inner();
+    // Clicks made while paused are read and dropped, so that none lands when the game resumes.
+    let paused = *pause.get() == Pause::Paused;
     for &PointClicked(p) in clicks.read() {
-        if !human_to_move(&state, &setup, &busy) {
+        if paused || !human_to_move(&state, &setup, &busy) {
             continue;
         }
         let pos = state.position();
@@ -171,9 +197,15 @@ fn handle_keys(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     busy: Res<AnimationsPending>,
+    pause: Res<State<Pause>>,
+    mut next_pause: ResMut<NextState<Pause>>,
     mut sel: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
+    // The pause window handles its own keys (Escape resumes).
+    if *pause.get() == Pause::Paused {
+        return;
+    }
     if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter])
         && human_to_move(&state, &setup, &busy)
         && state.position().in_relay()
@@ -184,9 +216,15 @@ fn handle_keys(
         requests.write(MoveRequest::new(undo_action(&setup)));
         *sel = Selection::default();
     }
+    // Escape first cancels what is picked; with nothing picked it opens the pause window.
     if keys.just_pressed(KeyCode::Escape) {
-        sel.piece = None;
-        sel.choice = None;
+        if sel.choice.is_some() {
+            sel.choice = None;
+        } else if sel.piece.is_some() && !state.position().in_relay() {
+            sel.piece = None;
+        } else {
+            next_pause.set(Pause::Paused);
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod cpu;
 pub mod hud;
 pub mod input;
 pub mod menu;
+pub mod pause;
 pub mod rules;
 pub mod screen;
 
@@ -44,6 +45,7 @@ impl Plugin for GamePlugin {
         animation::plugin(app);
         hud::plugin(app);
         menu::plugin(app);
+        pause::plugin(app);
         cli::plugin(app, self.args.clone());
     }
 }

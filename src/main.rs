@@ -7,7 +7,7 @@ use fanorona::{GamePlugin, cli::Args};
 fn main() -> AppExit {
     let args = Args::parse();
     App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
+        .add_plugins(DefaultPlugins.set(task_pools()).set(WindowPlugin {
             primary_window: Some(Window {
                 title: "Fanorona".into(),
                 resolution: (1280, 800).into(),
@@ -19,4 +19,14 @@ fn main() -> AppExit {
         }))
         .add_plugins(GamePlugin { args })
         .run()
+}
+
+/// Bevy's async compute pool also compiles render pipelines and saves screenshots; with its default single thread
+/// on a 2-core machine a long CPU search (Master, a hint, a draw judgement) would hold those back and leave the
+/// board undrawn. A few threads keep rendering work from queueing behind the engine.
+fn task_pools() -> TaskPoolPlugin {
+    let mut options = TaskPoolOptions::default();
+    options.async_compute.min_threads = 3;
+    options.async_compute.max_threads = options.async_compute.max_threads.max(3);
+    TaskPoolPlugin { task_pool_options: options }
 }

@@ -1,8 +1,9 @@
 //! Menus (egui): the title with a CPU-vs-CPU game behind it, new-game setup, rules, settings and game over.
 
 use crate::animation::AnimationSpeed;
+use crate::board::BoardFrame;
 use crate::cli::Options;
-use crate::hud::{capitalise, colors, side_label, variant_name};
+use crate::hud::{capitalise, colors, variant_name};
 use crate::input::undo_action;
 use crate::rules::{AnimationsPending, GameState, MatchSetup, MoveRequest, NewGame, Player};
 use crate::screen::Screen;
@@ -261,7 +262,8 @@ fn setup_screen(
     Ok(())
 }
 
-const RULES_TEXT: &str = "\
+/// The rules in short, for the rules screen and the pause window.
+pub const RULES_TEXT: &str = "\
 The board: 9 × 5 points joined by lines. Strong points (marked with a ring) are also joined diagonally.
 
 A turn: move one of your pieces one step along a line to an empty point.
@@ -278,7 +280,7 @@ A move that captures nothing (paika) is allowed only when no capture exists anyw
 You lose with no pieces left, or no legal move. Three repetitions, or 100 turns without a capture, draw.
 
 Controls: click a piece, then a highlighted point. Red points capture, green ones do not. U undoes, \
-Escape cancels a selection.";
+Escape cancels a selection or, with nothing selected, pauses.";
 
 fn rules_screen(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -323,6 +325,7 @@ fn settings_screen(
 
 fn game_over(
     mut contexts: EguiContexts,
+    frame: Res<BoardFrame>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     mut new: MessageWriter<NewGame>,
@@ -338,18 +341,22 @@ fn game_over(
         fanorona_engine::GameResult::Win(side) if setup.is_cpu(side) && setup.is_human(side.opponent()) => {
             "The CPU wins".to_string()
         }
-        fanorona_engine::GameResult::Win(side) => format!("{} wins", side_label(&setup, side)),
+        fanorona_engine::GameResult::Win(side) => format!("{} wins", capitalise(side.name())),
         fanorona_engine::GameResult::Draw => "Draw".to_string(),
     };
     egui::Window::new("game over")
         .title_bar(false)
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [-125.0, 0.0])
+        // Over the board's centre, whichever side the HUD takes.
+        .anchor(egui::Align2::CENTER_CENTER, [(frame.left - frame.right) / 2.0, (frame.top - frame.bottom) / 2.0])
         .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
                 ui.label(egui::RichText::new(headline).size(32.0).color(colors::GOLD));
-                ui.label(capitalise(&outcome.to_string()));
+                // The outcome reads "white wins: black has no pieces left"; the headline already says who won.
+                let text = outcome.to_string();
+                let reason = text.split_once(": ").map_or(text.as_str(), |(_, r)| r);
+                ui.label(capitalise(reason));
                 ui.label(egui::RichText::new(format!("after {} turns", state.game().turns().len())).color(colors::DIM));
                 ui.add_space(8.0);
                 if big_button(ui, "New game") {

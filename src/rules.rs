@@ -272,14 +272,17 @@ pub struct Piece {
     pub point: u8,
 }
 
-/// A piece that was just captured: no longer on the board, kept so that the animation can take it away (and
-/// despawned by it, or at the next new game or undo).
+/// A captured piece: no longer on the board, shown in the capturer's tray for the rest of the game (the animation
+/// takes it there). Despawned and respawned with the others at a new game, undo or redo.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Captured {
     /// Its colour.
     pub side: Side,
-    /// The point it was taken from.
+    /// The point it was taken from ([`NO_POINT`] for pieces restored by an undo or redo, which are shown in the tray
+    /// at once).
     pub point: u8,
+    /// Its place in the capturer's tray: how many pieces of its colour had been captured before it.
+    pub slot: u32,
 }
 
 /// Whether animations are still playing what the rules already decided: input and the CPU wait while it is set.
@@ -385,6 +388,12 @@ fn respawn_pieces(
         if let Some(side) = pos.piece_at(p) {
             let e = commands.spawn((Name::new(format!("{side} piece")), Piece { side, point: p })).id();
             index.0[p as usize] = Some(e);
+        }
+    }
+    // The pieces captured so far go back to their trays.
+    for side in Side::BOTH {
+        for slot in 0..state.captured(side) {
+            commands.spawn((Name::new(format!("captured {side} piece")), Captured { side, point: NO_POINT, slot }));
         }
     }
 }
@@ -572,10 +581,13 @@ fn play_step(
             let points = captured_points(&before, step);
             debug_assert_eq!(points.iter().fold(0u64, |b, &p| b | 1 << p), effect.captured);
             let mut pieces = Vec::with_capacity(points.len());
+            let victim = side.opponent();
+            let mut slot = state.game.start_position().count(victim) - before.count(victim);
             for &p in &points {
                 if let Some(e) = index.0[p as usize].take() {
-                    commands.entity(e).remove::<Piece>().insert(Captured { side: side.opponent(), point: p });
+                    commands.entity(e).remove::<Piece>().insert(Captured { side: victim, point: p, slot });
                     pieces.push(e);
+                    slot += 1;
                 }
             }
             let kind = if step.kind == StepKind::Approach { CaptureKind::Approach } else { CaptureKind::Withdrawal };

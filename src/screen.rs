@@ -34,7 +34,25 @@ impl ComputedStates for InGame {
     }
 }
 
+/// Whether the player's game is running or paused (the pause window is open). Exists only while
+/// [`Screen::Playing`]: leaving the game drops it, and every return to the game starts running.
+#[derive(SubStates, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[source(Screen = Screen::Playing)]
+pub enum Pause {
+    /// The game goes on: input, the CPU and animations run.
+    #[default]
+    Running,
+    /// The pause window is open: the CPU starts no search and plays no move, animations hold, the board ignores
+    /// clicks.
+    Paused,
+}
+
+/// Whether the game is paused: false wherever [`Pause`] does not exist (title, headless tests without a screen).
+pub fn is_paused(pause: Option<&State<Pause>>) -> bool {
+    pause.is_some_and(|p| *p.get() == Pause::Paused)
+}
+
 /// Adds the screen states.
 pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>().add_computed_state::<InGame>();
+    app.init_state::<Screen>().add_computed_state::<InGame>().add_sub_state::<Pause>();
 }

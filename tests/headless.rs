@@ -6,6 +6,7 @@ use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::cpu::{CpuLimits, CpuPlayer};
 use fanorona::rules::*;
+use fanorona::screen::{Pause, Screen};
 use fanorona_engine::levels::Level;
 use fanorona_engine::search::Limits;
 use fanorona_engine::{Position, Rules, Side, Step, StepKind, Turn, Variant};
@@ -99,6 +100,16 @@ fn assert_pieces_match(app: &mut App) {
     assert_eq!(have, want, "piece entities differ from the engine's position {pos}");
     for side in Side::BOTH {
         assert_eq!(have.iter().filter(|(_, s)| *s == side).count() as u32, pos.count(side));
+    }
+    // Every captured piece stays (in its capturer's tray), each in its own slot.
+    let state = app.world().resource::<GameState>();
+    let want_captured = Side::BOTH.map(|s| state.captured(s));
+    let mut q = app.world_mut().query::<&Captured>();
+    for side in Side::BOTH {
+        let mut slots: Vec<u32> = q.iter(app.world()).filter(|c| c.side == side).map(|c| c.slot).collect();
+        slots.sort();
+        let want: Vec<u32> = (0..want_captured[side.index()]).collect();
+        assert_eq!(slots, want, "captured {side} pieces in the trays");
     }
 }
 
@@ -320,4 +331,65 @@ fn a_new_game_drops_the_search_in_flight() {
     assert!(log(&mut app).turns.is_empty(), "a CPU turn landed in the new game");
     assert_eq!(position(&app), Position::start(&Rules::default()));
     assert!(app.world().resource::<CpuPlayer>().thinking().is_none());
+}
+
+fn set_pause(app: &mut App, pause: Pause) {
+    app.world_mut().resource_mut::<NextState<Pause>>().set(pause);
+    app.update();
+    assert_eq!(*app.world().resource::<State<Pause>>().get(), pause);
+}
+
+#[test]
+fn pausing_stops_the_cpu_and_resuming_lets_it_move() {
+    let mut app = app(hot_seat(Rules::default()));
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    set_pause(&mut app, Pause::Paused);
+    // A game where the CPU moves first, started while paused: the CPU must not even start thinking.
+    app.insert_resource(cpu_setup(Player::Cpu(Level::Beginner), Player::Human));
+    app.world_mut().write_message(NewGame);
+    app.update();
+    run_until(&mut app, 1.5, |_| false);
+    assert_eq!(app.world().resource::<CpuPlayer>().started, 0, "the CPU started a search while paused");
+    assert!(log(&mut app).turns.is_empty(), "the CPU moved while paused");
+    set_pause(&mut app, Pause::Running);
+    let moved = run_until(&mut app, 30.0, |app| !app.world().resource::<Log>().turns.is_empty());
+    assert!(moved, "the CPU did not move after resuming");
+    assert_eq!(log(&mut app).turns[0].side, Side::White);
+    assert_pieces_match(&mut app);
+
+    // A search running when the game is paused may finish, but its answer waits for the game to resume.
+    let reply = position(&app).legal_turns()[0].clone();
+    send(&mut app, MoveAction::Turn(reply));
+    app.update();
+    assert!(app.world().resource::<CpuPlayer>().thinking().is_some(), "the CPU is thinking");
+    set_pause(&mut app, Pause::Paused);
+    let answered = run_until(&mut app, 30.0, |app| app.world().resource::<CpuPlayer>().has_answer());
+    assert!(answered, "the search in flight did not finish");
+    run_until(&mut app, 0.3, |_| false);
+    assert_eq!(log(&mut app).turns.len(), 2, "the CPU's answer was played while paused");
+    set_pause(&mut app, Pause::Running);
+    let moved = run_until(&mut app, 5.0, |app| app.world().resource::<Log>().turns.len() == 3);
+    assert!(moved, "the waiting answer was not played after resuming");
+    assert_eq!(log(&mut app).turns[2].side, Side::White);
+    assert!(log(&mut app).rejected.is_empty());
+    assert_pieces_match(&mut app);
+}
+
+#[test]
+fn taps_map_to_the_nearest_point_within_reach() {
+    use fanorona::board::{BoardLayout, HIT_RADIUS};
+    for variant in [Variant::Tsivy, Variant::Dimy] {
+        let layout = BoardLayout { variant };
+        let g = variant.geometry();
+        for p in (0..64u8).filter(|&p| g.contains(p)) {
+            let at = layout.point_pos(p);
+            assert_eq!(layout.point_at(at), Some(p));
+            assert_eq!(layout.point_at(at + Vec2::new(HIT_RADIUS * 0.9, 0.0)), Some(p));
+        }
+        // Halfway between two neighbours, and off the board, is nobody's.
+        let mid = (layout.point_pos(0) + layout.point_pos(1)) / 2.0;
+        assert_eq!(layout.point_at(mid), None);
+        assert_eq!(layout.point_at(Vec2::new(100.0, 0.0)), None);
+    }
 }

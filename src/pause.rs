@@ -1,0 +1,111 @@
+//! The pause window (egui): Resume, New game, Settings, Rules and Title over the paused game.
+//!
+//! Opened by Escape with nothing selected or by the HUD's Menu button ([`Pause::Paused`]); while it is open the CPU
+//! and animations hold (see the CPU and animation plugins). Settings and rules are shown inside the window, so the
+//! game stays where it is and Resume returns to it.
+
+use crate::animation::AnimationSpeed;
+use crate::hud::colors;
+use crate::menu::RULES_TEXT;
+use crate::rules::NewGame;
+use crate::screen::{Pause, Screen};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// What the pause window shows.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum PauseView {
+    /// The buttons.
+    #[default]
+    Main,
+    /// Animation speed.
+    Settings,
+    /// The rules in short.
+    Rules,
+}
+
+/// Adds the pause window.
+pub fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Pause::Paused), |mut commands: Commands| commands.insert_resource(PauseView::Main))
+        .add_systems(OnExit(Pause::Paused), |mut commands: Commands| commands.remove_resource::<PauseView>())
+        .add_systems(EguiPrimaryContextPass, pause_window.run_if(in_state(Pause::Paused)));
+}
+
+fn pause_window(
+    mut contexts: EguiContexts,
+    view: Option<ResMut<PauseView>>,
+    mut speed: ResMut<AnimationSpeed>,
+    mut new: MessageWriter<NewGame>,
+    mut next_pause: ResMut<NextState<Pause>>,
+    mut next_screen: ResMut<NextState<Screen>>,
+) -> Result {
+    let Some(mut view) = view else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let button = |ui: &mut egui::Ui, text: &str| {
+        ui.add_sized([200.0, 34.0], egui::Button::new(egui::RichText::new(text).size(17.0))).clicked()
+    };
+    let response = egui::Modal::new("pause".into()).show(ctx, |ui| match *view {
+        PauseView::Main => {
+            ui.vertical_centered(|ui| {
+                ui.label(egui::RichText::new("Paused").size(28.0).color(colors::GOLD));
+                ui.add_space(6.0);
+                if button(ui, "Resume") {
+                    next_pause.set(Pause::Running);
+                }
+                if button(ui, "New game") {
+                    // The same players and rules; "Title" leads to a different setup.
+                    new.write(NewGame);
+                    next_pause.set(Pause::Running);
+                }
+                if button(ui, "Settings") {
+                    *view = PauseView::Settings;
+                }
+                if button(ui, "Rules") {
+                    *view = PauseView::Rules;
+                }
+                if button(ui, "Title") {
+                    next_screen.set(Screen::Title);
+                }
+            });
+        }
+        PauseView::Settings => {
+            ui.set_width(300.0);
+            ui.label(egui::RichText::new("Settings").size(24.0).color(colors::GOLD));
+            ui.label("Animation speed");
+            ui.horizontal(|ui| {
+                for s in AnimationSpeed::ALL {
+                    ui.radio_value(&mut *speed, s, s.name());
+                }
+            });
+            ui.add_space(8.0);
+            if ui.button("Back").clicked() {
+                *view = PauseView::Main;
+            }
+        }
+        PauseView::Rules => {
+            // Narrow windows get a narrower text column rather than a window wider than the screen.
+            let width = (ctx.viewport_rect().width() - 60.0).clamp(240.0, 520.0);
+            ui.set_width(width);
+            ui.label(egui::RichText::new("How to play").size(24.0).color(colors::GOLD));
+            let height = (ctx.viewport_rect().height() - 160.0).clamp(120.0, 420.0);
+            egui::ScrollArea::vertical().max_height(height).show(ui, |ui| {
+                for para in RULES_TEXT.split("\n\n") {
+                    ui.label(para);
+                    ui.add_space(4.0);
+                }
+            });
+            if ui.button("Back").clicked() {
+                *view = PauseView::Main;
+            }
+        }
+    });
+    // Escape or a click beside the window: back one level, then resume.
+    if response.should_close() {
+        if *view == PauseView::Main {
+            next_pause.set(Pause::Running);
+        } else {
+            *view = PauseView::Main;
+        }
+    }
+    Ok(())
+}
