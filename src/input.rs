@@ -316,13 +316,17 @@ fn draw_highlights(
         return;
     }
     let pos = state.position();
+    let scoped = std::cell::Cell::new(false);
     let mut spawn = |p: u8, mesh: &Handle<Mesh>, mat: &Handle<ColorMaterial>, r: f32, z: f32| {
-        commands.spawn((
+        let mut e = commands.spawn((
             Highlight,
             Mesh2d(mesh.clone()),
             MeshMaterial2d(mat.clone()),
             Transform::from_translation(layout.point_pos(p).extend(z)).with_scale(Vec3::splat(r)),
         ));
+        if scoped.get() {
+            e.insert(DespawnOnExit(InGame));
+        }
     };
     // The last turn's path (or the relay so far), shown on every screen.
     let game = state.game();
@@ -338,6 +342,8 @@ fn draw_highlights(
     if !now.in_game || game.is_over() || !setup.is_human(pos.side_to_move()) {
         return;
     }
+    // What follows only makes sense in the player's own game, so it goes with the game screens.
+    scoped.set(true);
     if pos.in_relay() {
         let visited = pos.visited();
         for p in 0..64u8 {
