@@ -309,12 +309,7 @@ fn settings_screen(
     centered("settings").show(ctx, |ui| {
         ui.set_width(300.0);
         ui.label(egui::RichText::new("Settings").size(26.0).color(colors::GOLD));
-        ui.label("Animation speed");
-        ui.horizontal(|ui| {
-            for s in AnimationSpeed::ALL {
-                ui.radio_value(&mut *speed, s, s.name());
-            }
-        });
+        settings_controls(ui, &mut speed);
         ui.add_space(8.0);
         if ui.button("Back").clicked() {
             next.set(Screen::Title);
@@ -376,4 +371,14 @@ fn game_over(
             });
         });
     Ok(())
+}
+
+/// The settings themselves, shared by the title's settings screen and the pause window.
+pub fn settings_controls(ui: &mut egui::Ui, speed: &mut AnimationSpeed) {
+    ui.label("Animation speed");
+    ui.horizontal(|ui| {
+        for s in AnimationSpeed::ALL {
+            ui.radio_value(speed, s, s.name());
+        }
+    });
 }

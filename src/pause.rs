@@ -71,12 +71,7 @@ fn pause_window(
         PauseView::Settings => {
             ui.set_width(300.0);
             ui.label(egui::RichText::new("Settings").size(24.0).color(colors::GOLD));
-            ui.label("Animation speed");
-            ui.horizontal(|ui| {
-                for s in AnimationSpeed::ALL {
-                    ui.radio_value(&mut *speed, s, s.name());
-                }
-            });
+            crate::menu::settings_controls(ui, &mut speed);
             ui.add_space(8.0);
             if ui.button("Back").clicked() {
                 *view = PauseView::Main;
