@@ -512,31 +512,14 @@ impl Position {
 
     /// Appends the capturing steps of the side to move at the start of its turn.
     fn gen_captures(&self, out: &mut StepList) {
-        let g = self.geometry();
         let (own, opp) = self.own_opp();
-        let empty = g.board & !(own | opp);
-        // Each pair of opposite directions shares its shifted boards.
-        for d in 0..4 {
-            let o = d + 4;
-            let opp_d = g.shift(opp, d); // points with an enemy one step behind them (direction o)
-            let opp_o = g.shift(opp, o); // points with an enemy one step ahead (direction d)
-            let ahead_d = own & g.shift(empty, o); // own pieces that can step in d
-            let ahead_o = own & g.shift(empty, d); // own pieces that can step in o
-            push_steps(out, ahead_d & g.shift(opp_o, o), d, StepKind::Approach);
-            push_steps(out, ahead_d & opp_d, d, StepKind::Withdrawal);
-            push_steps(out, ahead_o & g.shift(opp_d, d), o, StepKind::Approach);
-            push_steps(out, ahead_o & opp_o, o, StepKind::Withdrawal);
-        }
+        captures_into(self.geometry(), own, opp, out);
     }
 
     /// Appends the paika steps of the side to move.
     fn gen_paika(&self, out: &mut StepList) {
-        let g = self.geometry();
         let (own, opp) = self.own_opp();
-        let empty = g.board & !(own | opp);
-        for d in 0..8 {
-            push_steps(out, own & g.shift(empty, (d + 4) & 7), d, StepKind::Paika);
-        }
+        paika_into(self.geometry(), own, opp, out);
     }
 
     /// Number of paika steps available (for bulk counting).
@@ -734,27 +717,32 @@ impl Position {
     /// The number of legal turns (every stopping point of a relay counted), fast: for the default rules the
     /// relays are counted on bare bitboards, without building positions.
     pub fn count_turns(&self) -> u64 {
-        let plain = self.flags & (OPT_LINES | FIRST_TURN) == 0
-            && self.vela_winner == NO_VELA
-            && (self.flags & OPT_SINGLE_FIRST == 0 || self.has_captured(self.side))
-            && !self.in_relay();
-        if !plain {
+        if !self.is_plain() {
             return self.legal_turns().len() as u64;
         }
-        let mut list = StepList::new();
-        self.gen_captures(&mut list);
-        if list.is_empty() {
-            return self.count_paika() as u64;
-        }
-        let g = self.geometry();
         let (own, opp) = self.own_opp();
-        list.iter()
-            .map(|s| {
-                let run = self.captured_by(*s);
-                let own = own ^ (1 << s.from) ^ (1 << s.to);
-                1 + count_relays(g, own, opp & !run, s.to as usize, s.dir.index(), 1 << s.from | 1 << s.to)
-            })
-            .sum()
+        count_turns_bb(self.geometry(), own, opp)
+    }
+
+    /// Whether the default rules apply from here on exactly (no lines rule, no vela, no first-turn restriction
+    /// pending) and no relay is in progress: then turns depend only on the two sides' pieces.
+    #[inline]
+    fn is_plain(&self) -> bool {
+        self.flags & (OPT_LINES | FIRST_TURN) == 0
+            && self.vela_winner == NO_VELA
+            && (self.flags & OPT_SINGLE_FIRST == 0
+                || (self.has_captured(Side::White) && self.has_captured(Side::Black)))
+            && !self.in_relay()
+    }
+
+    /// Turn-level perft on bare bitboards when [`Position::is_plain`] holds (None otherwise); `steps` counts the
+    /// steps played.
+    pub(crate) fn perft_plain(&self, depth: u32, steps: &mut u64) -> Option<u64> {
+        if !self.is_plain() || depth == 0 {
+            return None;
+        }
+        let (own, opp) = self.own_opp();
+        Some(perft_bb(self.geometry(), own, opp, depth, steps))
     }
 
     #[inline(always)]
@@ -917,6 +905,125 @@ impl Position {
             self.end_turn(true);
         }
     }
+}
+
+/// Appends the capturing steps of the side owning `own` against `opp`.
+fn captures_into(g: &Geometry, own: u64, opp: u64, out: &mut StepList) {
+    let empty = g.board & !(own | opp);
+    // Each pair of opposite directions shares its shifted boards.
+    for d in 0..4 {
+        let o = d + 4;
+        let opp_d = g.shift(opp, d); // points with an enemy one step behind them (direction o)
+        let opp_o = g.shift(opp, o); // points with an enemy one step ahead (direction d)
+        let ahead_d = own & g.shift(empty, o); // own pieces that can step in d
+        let ahead_o = own & g.shift(empty, d); // own pieces that can step in o
+        push_steps(out, ahead_d & g.shift(opp_o, o), d, StepKind::Approach);
+        push_steps(out, ahead_d & opp_d, d, StepKind::Withdrawal);
+        push_steps(out, ahead_o & g.shift(opp_d, d), o, StepKind::Approach);
+        push_steps(out, ahead_o & opp_o, o, StepKind::Withdrawal);
+    }
+}
+
+/// Appends the paika steps of the side owning `own`.
+fn paika_into(g: &Geometry, own: u64, opp: u64, out: &mut StepList) {
+    let empty = g.board & !(own | opp);
+    for d in 0..8 {
+        push_steps(out, own & g.shift(empty, (d + 4) & 7), d, StepKind::Paika);
+    }
+}
+
+/// The pieces a capturing step takes from `opp` under the default rules.
+#[inline(always)]
+fn run_of(g: &Geometry, opp: u64, s: Step) -> u64 {
+    let d = s.dir.index();
+    if s.kind == StepKind::Approach {
+        run_from(g, opp, g.neighbor[d][s.to as usize] as usize, d)
+    } else {
+        let o = (d + 4) & 7;
+        run_from(g, opp, g.neighbor[o][s.from as usize] as usize, o)
+    }
+}
+
+/// The number of turns of the side owning `own` under the default rules.
+fn count_turns_bb(g: &Geometry, own: u64, opp: u64) -> u64 {
+    let empty = g.board & !(own | opp);
+    let mut n = 0u64;
+    let mut any = false;
+    // The capture origins of `captures_into`, walked in place: no step list at the leaves.
+    for d in 0..4 {
+        let o = d + 4;
+        let opp_d = g.shift(opp, d);
+        let opp_o = g.shift(opp, o);
+        let ahead_d = own & g.shift(empty, o);
+        let ahead_o = own & g.shift(empty, d);
+        for (mut origins, dir, run_dir, beyond) in [
+            (ahead_d & g.shift(opp_o, o), d, d, true),
+            (ahead_d & opp_d, d, o, false),
+            (ahead_o & g.shift(opp_d, d), o, o, true),
+            (ahead_o & opp_o, o, d, false),
+        ] {
+            any |= origins != 0;
+            while origins != 0 {
+                let from = origins.trailing_zeros() as usize;
+                origins &= origins - 1;
+                let to = g.neighbor[dir][from] as usize;
+                let start = if beyond { g.neighbor[dir][to] } else { g.neighbor[run_dir][from] };
+                let rest = opp & !run_from(g, opp, start as usize, run_dir);
+                let moved = own ^ (1 << from) ^ (1 << to);
+                n += 1 + count_relays(g, moved, rest, to, dir, 1 << from | 1 << to);
+            }
+        }
+    }
+    if any {
+        return n;
+    }
+    (0..8).map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones() as u64).sum()
+}
+
+/// Turn-level perft of the side owning `own` under the default rules, on bare bitboards.
+fn perft_bb(g: &Geometry, own: u64, opp: u64, depth: u32, steps: &mut u64) -> u64 {
+    if depth == 1 {
+        return count_turns_bb(g, own, opp);
+    }
+    let mut list = StepList::new();
+    captures_into(g, own, opp, &mut list);
+    if list.is_empty() {
+        paika_into(g, own, opp, &mut list);
+        *steps += list.len() as u64;
+        return list.iter().map(|s| perft_bb(g, opp, own ^ (1 << s.from) ^ (1 << s.to), depth - 1, steps)).sum();
+    }
+    let mut n = 0;
+    for &s in list.iter() {
+        *steps += 1;
+        let moved = own ^ (1 << s.from) ^ (1 << s.to);
+        let visited = 1 << s.from | 1 << s.to;
+        n += relay_bb(g, moved, opp & !run_of(g, opp, s), s.to as usize, s.dir.index(), visited, depth, steps);
+    }
+    n
+}
+
+/// Perft from the middle of a relay (the piece on `p` has just captured): stopping here, or any continuation.
+#[allow(clippy::too_many_arguments)]
+fn relay_bb(g: &Geometry, own: u64, opp: u64, p: usize, last: usize, visited: u64, depth: u32, steps: &mut u64) -> u64 {
+    let mut n = perft_bb(g, opp, own, depth - 1, steps);
+    let mut cand = g.adjacent[p] & g.board & !(own | opp) & !visited & !g.step_bits[last][p];
+    if cand == 0 || !g.can_capture_from(p, cand, opp) {
+        return n;
+    }
+    while cand != 0 {
+        let to = cand.trailing_zeros() as usize;
+        cand &= cand - 1;
+        let d = g.dir_by_delta[to + 10 - p] as usize;
+        let moved = own ^ (1 << p) ^ (1 << to);
+        for (start, dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
+            if start != NO_POINT && opp >> start & 1 == 1 {
+                *steps += 1;
+                let rest = opp & !run_from(g, opp, start as usize, dir);
+                n += relay_bb(g, moved, rest, to, d, visited | 1 << to, depth, steps);
+            }
+        }
+    }
+    n
 }
 
 /// The enemy run that starts at `start` (an enemy piece) and goes on in direction `d`: it ends at the first point

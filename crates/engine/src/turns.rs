@@ -183,6 +183,11 @@ impl Perft {
             self.leaf_turns += 1;
             return 1;
         }
+        if let Some(n) = pos.perft_plain(depth, &mut self.steps_played) {
+            self.leaf_turns += n;
+            self.steps_counted += n;
+            return n;
+        }
         if depth == 1 && !pos.in_relay() {
             let n = pos.count_turns();
             self.leaf_turns += n;
