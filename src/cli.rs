@@ -37,6 +37,9 @@ pub struct Args {
     /// Exit (code 0, after the screenshot if one is asked for) this many seconds after start.
     #[arg(long)]
     pub exit_after: Option<f32>,
+    /// Write every sound of the game as a WAV file into this folder and exit (code 0) without opening a window.
+    #[arg(long, value_name = "DIR")]
+    pub export_sounds: Option<PathBuf>,
 }
 
 impl Args {

@@ -2,9 +2,10 @@
 //!
 //! One plugin per concern, each in its own module. [`LogicPlugin`] is everything that decides (rules, pieces as
 //! entities, the CPU player) and runs headless; [`GamePlugin`] adds everything that shows and listens (board,
-//! input, animation, egui menus and HUD, command-line automation).
+//! input, animation, sound, egui menus and HUD, command-line automation).
 
 pub mod animation;
+pub mod audio;
 pub mod board;
 pub mod cli;
 pub mod cpu;
@@ -29,7 +30,7 @@ impl Plugin for LogicPlugin {
     }
 }
 
-/// The whole game on top of `DefaultPlugins`: the logic, the board, input, animation, menus and HUD, and the
+/// The whole game on top of `DefaultPlugins`: the logic, the board, input, animation, sound, menus and HUD, and the
 /// command-line automation described by `args`.
 pub struct GamePlugin {
     /// Command-line options.
@@ -43,6 +44,7 @@ impl Plugin for GamePlugin {
         board::plugin(app);
         input::plugin(app);
         animation::plugin(app);
+        audio::plugin(app);
         hud::plugin(app);
         menu::plugin(app);
         pause::plugin(app);

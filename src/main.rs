@@ -6,6 +6,9 @@ use fanorona::{GamePlugin, cli::Args};
 
 fn main() -> AppExit {
     let args = Args::parse();
+    if let Some(dir) = &args.export_sounds {
+        return export_sounds(dir);
+    }
     App::new()
         .add_plugins(DefaultPlugins.set(task_pools()).set(WindowPlugin {
             primary_window: Some(Window {
@@ -29,4 +32,20 @@ fn task_pools() -> TaskPoolPlugin {
     options.async_compute.min_threads = 3;
     options.async_compute.max_threads = options.async_compute.max_threads.max(3);
     TaskPoolPlugin { task_pool_options: options }
+}
+
+/// `--export-sounds DIR`: writes the synthesised sounds as WAV files and lists them, without starting Bevy.
+fn export_sounds(dir: &std::path::Path) -> AppExit {
+    match fanorona::audio::synth::export_all(dir) {
+        Ok(paths) => {
+            for path in paths {
+                println!("{}", path.display());
+            }
+            AppExit::Success
+        }
+        Err(e) => {
+            eprintln!("cannot write sounds to {}: {e}", dir.display());
+            AppExit::error()
+        }
+    }
 }

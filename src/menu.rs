@@ -1,6 +1,7 @@
 //! Menus (egui): the title with a CPU-vs-CPU game behind it, new-game setup, rules, settings and game over.
 
 use crate::animation::AnimationSpeed;
+use crate::audio::SoundSettings;
 use crate::board::BoardFrame;
 use crate::cli::Options;
 use crate::hud::{capitalise, colors, variant_name};
@@ -303,13 +304,14 @@ fn rules_screen(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>)
 fn settings_screen(
     mut contexts: EguiContexts,
     mut speed: ResMut<AnimationSpeed>,
+    mut sound: ResMut<SoundSettings>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     centered("settings").show(ctx, |ui| {
         ui.set_width(300.0);
         ui.label(egui::RichText::new("Settings").size(26.0).color(colors::GOLD));
-        settings_controls(ui, &mut speed);
+        settings_controls(ui, &mut speed, &mut sound);
         ui.add_space(8.0);
         if ui.button("Back").clicked() {
             next.set(Screen::Title);
@@ -373,12 +375,15 @@ fn game_over(
     Ok(())
 }
 
-/// The settings themselves, shared by the title's settings screen and the pause window.
-pub fn settings_controls(ui: &mut egui::Ui, speed: &mut AnimationSpeed) {
+/// The settings themselves, shared by the title's settings screen and the pause window: animation speed and sound
+/// volumes.
+pub fn settings_controls(ui: &mut egui::Ui, speed: &mut AnimationSpeed, sound: &mut ResMut<SoundSettings>) {
     ui.label("Animation speed");
     ui.horizontal(|ui| {
         for s in AnimationSpeed::ALL {
             ui.radio_value(speed, s, s.name());
         }
     });
+    ui.add_space(6.0);
+    crate::audio::volume_controls(ui, sound);
 }

@@ -18,7 +18,7 @@ enum PauseView {
     /// The buttons.
     #[default]
     Main,
-    /// Animation speed.
+    /// Animation speed and sound.
     Settings,
     /// The rules in short.
     Rules,
@@ -35,6 +35,7 @@ fn pause_window(
     mut contexts: EguiContexts,
     view: Option<ResMut<PauseView>>,
     mut speed: ResMut<AnimationSpeed>,
+    mut sound: ResMut<crate::audio::SoundSettings>,
     mut new: MessageWriter<NewGame>,
     mut next_pause: ResMut<NextState<Pause>>,
     mut next_screen: ResMut<NextState<Screen>>,
@@ -71,7 +72,7 @@ fn pause_window(
         PauseView::Settings => {
             ui.set_width(300.0);
             ui.label(egui::RichText::new("Settings").size(24.0).color(colors::GOLD));
-            crate::menu::settings_controls(ui, &mut speed);
+            crate::menu::settings_controls(ui, &mut speed, &mut sound);
             ui.add_space(8.0);
             if ui.button("Back").clicked() {
                 *view = PauseView::Main;

@@ -17,7 +17,7 @@ pub enum Screen {
     GameOver,
     /// The rules, for reading.
     Rules,
-    /// Settings (animation speed).
+    /// Settings (animation speed, sound).
     Settings,
 }
 
