@@ -6,7 +6,7 @@
 //! does not negate.
 
 use crate::geometry::Direction;
-use crate::position::{Position, Step, StepKind, StepList};
+use crate::position::{MAX_STEPS, Position, Step, StepKind, StepList};
 use crate::rules::{DrawRule, Side};
 use crate::turns::Turn;
 use std::sync::Arc;
@@ -671,8 +671,7 @@ impl Searcher {
         let alpha0 = alpha;
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
-        let mut keys: Vec<i32> =
-            list.iter().map(|&s| if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) }).collect();
+        let mut keys = keys_for(&list, |s| if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) });
         let mut best = -INF;
         let mut best_step = None;
         for i in 0..list.len() {
@@ -717,27 +716,35 @@ impl Searcher {
         best
     }
 
-    fn order(&self, pos: &Position, list: &StepList, tt: Option<Step>, sply: usize, side: Side) -> Vec<i32> {
+    fn order(&self, pos: &Position, list: &StepList, tt: Option<Step>, sply: usize, side: Side) -> [i32; MAX_STEPS] {
         let killers = self.killers[sply];
-        list.iter()
-            .map(|&s| {
-                if Some(s) == tt {
-                    1 << 30
-                } else if s.kind == StepKind::Paika {
-                    let k = if killers[0] == Some(s) {
-                        1 << 22
-                    } else if killers[1] == Some(s) {
-                        1 << 21
-                    } else {
-                        0
-                    };
-                    k + self.history[side.index()][s.from as usize][s.to as usize]
+        keys_for(list, |s| {
+            if Some(s) == tt {
+                1 << 30
+            } else if s.kind == StepKind::Paika {
+                let k = if killers[0] == Some(s) {
+                    1 << 22
+                } else if killers[1] == Some(s) {
+                    1 << 21
                 } else {
-                    capture_key(pos, s)
-                }
-            })
-            .collect()
+                    0
+                };
+                k + self.history[side.index()][s.from as usize][s.to as usize]
+            } else {
+                capture_key(pos, s)
+            }
+        })
     }
+}
+
+/// Ordering keys of a step list, on the stack: every node needs them, so no allocation.
+#[inline]
+fn keys_for(list: &StepList, key: impl Fn(Step) -> i32) -> [i32; MAX_STEPS] {
+    let mut keys = [0; MAX_STEPS];
+    for (k, &s) in keys.iter_mut().zip(list.iter()) {
+        *k = key(s);
+    }
+    keys
 }
 
 /// The state of an iterative-deepening search between iterations (and between slices).
