@@ -4,13 +4,15 @@
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Side;
-use crate::search::{Info, Limits, Oracle, PIECE, Searcher};
+use crate::search::{Info, Limits, Oracle, PIECE, SearchResult, Searcher, SlicedSearch};
 use crate::tablebase;
 use crate::turns::Turn;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use web_time::Instant;
 
 /// A CPU playing strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -104,33 +106,228 @@ impl Level {
         history: &[u64],
         seed: u64,
         cap: Limits,
-        info: impl FnMut(&Info),
+        mut info: impl FnMut(&Info),
     ) -> Option<Turn> {
-        let spec = self.spec();
+        let mut thinking =
+            Thinking::new(self, std::mem::replace(searcher, Searcher::placeholder()), pos, history, seed, cap);
+        thinking.run(None, &mut info);
+        let (s, turn) = thinking.finish();
+        *searcher = s;
+        turn
+    }
+
+    /// Whether the CPU playing `cpu` accepts a draw offer in `pos`: only when its search says it is not winning.
+    pub fn accepts_draw(self, searcher: &mut Searcher, pos: &Position, history: &[u64], cpu: Side) -> bool {
+        let r = searcher.search(pos, history, self.draw_limits(), |_| {});
+        Level::accepts_draw_after(pos, cpu, r.score)
+    }
+
+    /// The limits of the search that judges a draw offer.
+    pub fn draw_limits(self) -> Limits {
+        self.limits(Limits::movetime(400))
+    }
+
+    /// Whether the CPU playing `cpu` accepts a draw in `pos`, whose search (with [`Level::draw_limits`]) scored
+    /// `score` for the side to move.
+    pub fn accepts_draw_after(pos: &Position, cpu: Side, score: i32) -> bool {
+        let for_cpu = if pos.side_to_move() == cpu { score } else { -score };
+        // A quarter of a piece is within the evaluation's noise: "not winning".
+        for_cpu <= PIECE / 4
+    }
+}
+
+impl Searcher {
+    /// Scores every legal turn with a search of `depth` turns (the turn itself included), best first.
+    pub fn score_turns(&mut self, pos: &Position, history: &[u64], depth: u32) -> Vec<(Turn, i32)> {
+        let hist = turn_history(pos, history);
+        let stop = self.stop_flag();
+        let mut out: Vec<(Turn, i32)> = pos
+            .legal_turns()
+            .into_iter()
+            .take_while(|_| !stop.load(Ordering::Relaxed))
+            .map(|t| {
+                let s = self.score_turn(pos, &hist, &t, depth);
+                (t, s)
+            })
+            .collect();
+        out.sort_by_key(|a| std::cmp::Reverse(a.1));
+        stop.store(false, Ordering::Relaxed);
+        out
+    }
+
+    /// The score of playing `turn` in `pos` from a search of `depth` turns (the turn included); `hist` is
+    /// [`turn_history`] of `pos`.
+    fn score_turn(&mut self, pos: &Position, hist: &[u64], turn: &Turn, depth: u32) -> i32 {
+        let mut c = *pos;
+        c.play_turn(turn).expect("generated turns are legal");
+        let h: &[u64] = if turn.is_capture() { &[] } else { hist };
+        if c.is_lost() {
+            crate::search::WIN - 1
+        } else {
+            // Draws are judged for the side choosing the turn.
+            self.root_side = pos.side_to_move();
+            -self.fixed_depth(&c, h, depth.saturating_sub(1))
+        }
+    }
+}
+
+/// The history after a turn from `pos` starts: `history` plus `pos` itself when `pos` starts a turn.
+fn turn_history(pos: &Position, history: &[u64]) -> Vec<u64> {
+    let mut hist = history.to_vec();
+    if !pos.in_relay() {
+        hist.push(pos.hash());
+    }
+    hist
+}
+
+/// A CPU's choice of turn in progress, which can run in short slices (a web page's single thread, between
+/// frames) or all at once ([`Level::choose`]). Both ways make the same choice from the same seed, as long as the
+/// time limits do not cut the search.
+pub struct Thinking {
+    level: Level,
+    pos: Position,
+    history: Vec<u64>,
+    rng: SmallRng,
+    variety_depth: u32,
+    phase: Phase,
+}
+
+enum Phase {
+    /// The full-strength search.
+    Search(Box<SlicedSearch>),
+    /// Scoring every turn one by one: for the noisy levels, or for the master's opening variety around `best`.
+    Score {
+        searcher: Searcher,
+        hist: Vec<u64>,
+        todo: Vec<Turn>,
+        depth: u32,
+        scored: Vec<(Turn, i32)>,
+        best: Option<Turn>,
+    },
+    /// The choice is made.
+    Done { searcher: Searcher, turn: Option<Turn> },
+    /// Passing between phases.
+    Empty,
+}
+
+impl Thinking {
+    /// Starts thinking about `pos` at `level` (see [`Level::choose`] for the arguments).
+    pub fn new(
+        level: Level,
+        mut searcher: Searcher,
+        pos: &Position,
+        history: &[u64],
+        seed: u64,
+        cap: Limits,
+    ) -> Thinking {
+        let spec = level.spec();
         // The strong levels play small endgames perfectly; the others find their own way (and their mistakes).
-        let oracle: Option<Arc<dyn Oracle>> = if self >= Level::Advanced {
+        // A web page has one thread and cannot build the tablebase between frames, so it plays endgames by search.
+        let oracle: Option<Arc<dyn Oracle>> = if level >= Level::Advanced && cfg!(not(target_arch = "wasm32")) {
             Some(tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()))
         } else {
             None
         };
         searcher.set_oracle(oracle);
-        let mut rng = SmallRng::seed_from_u64(seed ^ (self as u64) << 56 ^ pos.hash());
-        if spec.noise == 0 {
-            let r = searcher.search(pos, history, self.limits(cap), info);
-            let best = r.best?;
-            // Opening variety without weakening: on the first turns, pick among turns that score as well.
-            let total = pos.count(pos.side_to_move()) + pos.count(pos.side_to_move().opponent());
-            if self == Level::Master && total >= 2 * pos.variant().start_pieces() - 4 {
-                let alts = searcher.score_turns(pos, history, r.depth.clamp(1, 6));
-                let top = alts.iter().map(|a| a.1).max().unwrap_or(r.score);
-                let close: Vec<&(Turn, i32)> = alts.iter().filter(|a| a.1 >= top - 5).collect();
-                if close.len() > 1 && close.iter().any(|a| a.0 == best) {
-                    return Some(close[rng.random_range(0..close.len())].0.clone());
+        let rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
+        let phase = if spec.noise == 0 {
+            Phase::Search(Box::new(SlicedSearch::new(searcher, pos, history, level.limits(cap))))
+        } else {
+            let hist = turn_history(pos, history);
+            Phase::Score { searcher, hist, todo: pos.legal_turns(), depth: spec.depth, scored: Vec::new(), best: None }
+        };
+        Thinking { level, pos: *pos, history: history.to_vec(), rng, variety_depth: 6, phase }
+    }
+
+    /// Caps the depth of the master's search for equally good opening turns (default 6), whose single steps
+    /// cannot be sliced: a web page keeps its frames short with a lower cap.
+    pub fn with_variety_depth(mut self, depth: u32) -> Thinking {
+        self.variety_depth = depth.max(1);
+        self
+    }
+
+    /// Thinks for about `slice` (None: until done), reporting the full search's iterations to `info`. Returns
+    /// whether the choice is made.
+    pub fn run(&mut self, slice: Option<Duration>, info: &mut impl FnMut(&Info)) -> bool {
+        let end = slice.map(|s| Instant::now() + s);
+        loop {
+            match std::mem::replace(&mut self.phase, Phase::Empty) {
+                Phase::Search(mut search) => {
+                    let done = match slice {
+                        Some(s) => search.run_for(s, &mut *info).is_some(),
+                        None => {
+                            search.finish(&mut *info);
+                            true
+                        }
+                    };
+                    if !done {
+                        self.phase = Phase::Search(search);
+                        return false;
+                    }
+                    let r = search.current().clone();
+                    let searcher = search.into_searcher();
+                    self.phase = self.after_search(searcher, r);
                 }
+                Phase::Score { mut searcher, hist, mut todo, depth, mut scored, best } => {
+                    let stop = searcher.stop_flag();
+                    // Turns are scored in the order they were generated (the choice's noise depends on it).
+                    while scored.len() < todo.len() && (scored.is_empty() || !stop.load(Ordering::Relaxed)) {
+                        let t = todo[scored.len()].clone();
+                        let s = searcher.score_turn(&self.pos, &hist, &t, depth);
+                        scored.push((t, s));
+                        if end.is_some_and(|e| Instant::now() >= e) && scored.len() < todo.len() {
+                            self.phase = Phase::Score { searcher, hist, todo, depth, scored, best };
+                            return false;
+                        }
+                    }
+                    stop.store(false, Ordering::Relaxed);
+                    todo.clear();
+                    scored.sort_by_key(|a| std::cmp::Reverse(a.1));
+                    let turn = self.pick(&scored, best);
+                    self.phase = Phase::Done { searcher, turn };
+                }
+                done @ Phase::Done { .. } => {
+                    self.phase = done;
+                    return true;
+                }
+                Phase::Empty => unreachable!("a phase is always put back"),
+            }
+        }
+    }
+
+    /// The next phase once the full search is over: done, or the master's opening variety.
+    fn after_search(&mut self, searcher: Searcher, r: SearchResult) -> Phase {
+        let Some(best) = r.best else { return Phase::Done { searcher, turn: None } };
+        let pos = &self.pos;
+        let total = pos.count(pos.side_to_move()) + pos.count(pos.side_to_move().opponent());
+        if self.level == Level::Master && total >= 2 * pos.variant().start_pieces() - 4 {
+            // Opening variety without weakening: on the first turns, pick among turns that score as well.
+            let hist = turn_history(pos, &self.history);
+            let depth = r.depth.clamp(1, self.variety_depth);
+            return Phase::Score {
+                searcher,
+                hist,
+                todo: pos.legal_turns(),
+                depth,
+                scored: Vec::new(),
+                best: Some(best),
+            };
+        }
+        Phase::Done { searcher, turn: Some(best) }
+    }
+
+    /// The choice among scored turns (best first): the noisy levels' pick, or the master's variety.
+    fn pick(&mut self, scored: &[(Turn, i32)], best: Option<Turn>) -> Option<Turn> {
+        if let Some(best) = best {
+            let top = scored.first().map_or(0, |a| a.1);
+            let close: Vec<&(Turn, i32)> = scored.iter().filter(|a| a.1 >= top - 5).collect();
+            if close.len() > 1 && close.iter().any(|a| a.0 == best) {
+                return Some(close[self.rng.random_range(0..close.len())].0.clone());
             }
             return Some(best);
         }
-        let scored = searcher.score_turns(pos, history, spec.depth);
+        let spec = self.level.spec();
+        let rng = &mut self.rng;
         let mut choice = scored
             .iter()
             .max_by_key(|(_, s)| {
@@ -148,44 +345,29 @@ impl Level {
         Some(choice)
     }
 
-    /// Whether the CPU playing `cpu` accepts a draw offer in `pos`: only when its search says it is not winning.
-    pub fn accepts_draw(self, searcher: &mut Searcher, pos: &Position, history: &[u64], cpu: Side) -> bool {
-        let r = searcher.search(pos, history, self.limits(Limits::movetime(400)), |_| {});
-        let for_cpu = if pos.side_to_move() == cpu { r.score } else { -r.score };
-        // A quarter of a piece is within the evaluation's noise: "not winning".
-        for_cpu <= PIECE / 4
-    }
-}
-
-impl Searcher {
-    /// Scores every legal turn with a search of `depth` turns (the turn itself included), best first.
-    pub fn score_turns(&mut self, pos: &Position, history: &[u64], depth: u32) -> Vec<(Turn, i32)> {
-        let mut hist = history.to_vec();
-        if !pos.in_relay() {
-            hist.push(pos.hash());
+    /// The flag that stops the thinking at its next check (it then answers with what it has).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        match &self.phase {
+            Phase::Search(s) => s.stop_flag(),
+            Phase::Score { searcher, .. } | Phase::Done { searcher, .. } => searcher.stop_flag(),
+            Phase::Empty => Arc::new(AtomicBool::new(true)),
         }
-        let stop = self.stop_flag();
-        let mut out: Vec<(Turn, i32)> = pos
-            .legal_turns()
-            .into_iter()
-            .take_while(|_| !stop.load(std::sync::atomic::Ordering::Relaxed))
-            .map(|t| {
-                let mut c = *pos;
-                c.play_turn(&t).expect("generated turns are legal");
-                let h: &[u64] = if t.is_capture() { &[] } else { &hist };
-                let s = if c.is_lost() {
-                    crate::search::WIN - 1
-                } else {
-                    // Draws are judged for the side choosing the turn.
-                    self.root_side = pos.side_to_move();
-                    -self.fixed_depth(&c, h, depth.saturating_sub(1))
-                };
-                (t, s)
-            })
-            .collect();
-        out.sort_by_key(|a| std::cmp::Reverse(a.1));
-        stop.store(false, std::sync::atomic::Ordering::Relaxed);
-        out
+    }
+
+    /// Whether the choice is made.
+    pub fn is_done(&self) -> bool {
+        matches!(self.phase, Phase::Done { .. })
+    }
+
+    /// Ends the thinking: the searcher (with what its table learnt) and the chosen turn (None while not done, or
+    /// when there is no legal turn).
+    pub fn finish(self) -> (Searcher, Option<Turn>) {
+        match self.phase {
+            Phase::Done { searcher, turn } => (searcher, turn),
+            Phase::Search(s) => (s.into_searcher(), None),
+            Phase::Score { searcher, .. } => (searcher, None),
+            Phase::Empty => (Searcher::placeholder(), None),
+        }
     }
 }
 
@@ -223,6 +405,73 @@ mod tests {
             let cap = Limits { depth: Some(3), movetime: Some(Duration::from_millis(50)), nodes: None };
             let t = level.choose(&mut s, &pos, &history_hashes(&game), i as u64, cap).expect("has a turn");
             game.play_turn(&t).expect("legal");
+        }
+    }
+
+    /// Plays a few turns of a game and returns the positions and histories met.
+    fn sample_positions() -> Vec<(Position, Vec<u64>)> {
+        let mut game = Game::new(Rules::default());
+        let mut out = Vec::new();
+        let mut s = Searcher::new(1);
+        for i in 0..8u64 {
+            out.push((*game.position(), history_hashes(&game)));
+            let pos = *game.position();
+            let t = Level::Novice.choose(&mut s, &pos, &history_hashes(&game), i, Limits::default()).unwrap();
+            game.play_turn(&t).unwrap();
+        }
+        out
+    }
+
+    #[test]
+    fn sliced_thinking_chooses_as_one_go() {
+        for (pos, hist) in sample_positions() {
+            for level in [Level::Beginner, Level::Novice, Level::Intermediate] {
+                for seed in 0..3 {
+                    let once = level.choose(&mut Searcher::new(1), &pos, &hist, seed, Limits::default());
+                    let mut thinking = Thinking::new(level, Searcher::new(1), &pos, &hist, seed, Limits::default());
+                    // A zero slice scores one turn per call: the page gets a frame between any two turns' searches.
+                    let mut calls = 0;
+                    while !thinking.run(Some(Duration::ZERO), &mut |_| {}) {
+                        calls += 1;
+                    }
+                    assert_eq!(calls, pos.legal_turns().len() - 1, "{level:?} at {}", pos.to_fen());
+                    assert_eq!(thinking.finish().1, once, "{level:?} seed {seed} at {}", pos.to_fen());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sliced_full_search_finishes_with_a_legal_turn() {
+        for (pos, hist) in sample_positions().into_iter().step_by(3) {
+            for level in [Level::Advanced, Level::Master] {
+                let cap = Limits { depth: Some(4), ..Limits::default() };
+                let mut thinking = Thinking::new(level, Searcher::new(1), &pos, &hist, 7, cap).with_variety_depth(2);
+                let mut calls = 0;
+                let mut depths = Vec::new();
+                while !thinking.run(Some(Duration::from_micros(200)), &mut |i| depths.push(i.depth)) {
+                    calls += 1;
+                    assert!(calls < 1_000_000, "the search ends");
+                }
+                let turn = thinking.finish().1.expect("a turn");
+                assert!(pos.legal_turns().contains(&turn), "{turn} at {}", pos.to_fen());
+                // The level's own time budget may end it before the depth cap; each iteration is reported once.
+                assert!(!depths.is_empty() && depths.len() <= 4, "{depths:?} at {}", pos.to_fen());
+                assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>(), "at {}", pos.to_fen());
+            }
+        }
+    }
+
+    #[test]
+    fn stopped_thinking_still_answers() {
+        let pos = Position::start(&Rules::default());
+        for level in Level::ALL {
+            let mut thinking = Thinking::new(level, Searcher::new(1), &pos, &[], 1, Limits::default());
+            thinking.stop_flag().store(true, Ordering::Relaxed);
+            while !thinking.run(Some(Duration::from_millis(1)), &mut |_| {}) {}
+            let (searcher, turn) = thinking.finish();
+            assert!(turn.is_some_and(|t| pos.legal_turns().contains(&t)), "{level:?}");
+            assert!(!searcher.stop_flag().load(Ordering::Relaxed), "the stop is cleared for the next search");
         }
     }
 

@@ -7,6 +7,7 @@
 //! - [`turns`]: whole turns (every stopping point of a relay), perft.
 //! - [`notation`]: FEN and turn notation.
 //! - [`game`]: a game record with results, draws and undo/redo.
+//! - [`record`]: the text of a game (tags and turns, PGN-like), to export, import and save games in progress.
 //! - [`search`]: the alpha-beta search that plays and gives hints.
 //! - [`levels`]: CPU levels, draw offers and hints.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
@@ -19,6 +20,7 @@ pub mod matches;
 pub mod notation;
 pub mod position;
 pub mod protocol;
+pub mod record;
 pub mod rules;
 pub mod search;
 pub mod tablebase;
@@ -29,5 +31,6 @@ pub use game::{DrawReason, Game, GameError, GameResult, Outcome};
 pub use geometry::{Direction, Variant};
 pub use notation::{FenError, NotationError};
 pub use position::{IllegalReason, Position, Step, StepEffect, StepKind, StepList};
-pub use rules::{DrawRule, RelayRule, Rules, Side, Vela};
+pub use record::{Record, RecordError, RecordErrorKind};
+pub use rules::{DrawRule, RelayRule, Rules, RulesTagError, RulesTagErrorKind, Side, Vela};
 pub use turns::{IllegalTurn, Turn};

@@ -126,3 +126,168 @@ impl Rules {
         }
     }
 }
+
+/// What is wrong with one option of a rules tag (see [`Rules::from_tag`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesTagErrorKind {
+    /// The word is not of the form `option=value`.
+    NotAPair,
+    /// No rule option has this name.
+    UnknownOption,
+    /// The option is given twice.
+    Duplicate,
+    /// The value is not one the option takes.
+    BadValue {
+        /// The value found.
+        value: String,
+        /// The values the option takes, in words.
+        expected: &'static str,
+    },
+    /// `vela-captured` is given but `vela` is `none` or missing.
+    VelaCapturedWithoutVela,
+}
+
+/// A rules tag could not be read: which option (or word) is wrong and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesTagError {
+    /// The option name, or the whole word when it is not an `option=value` pair.
+    pub option: String,
+    /// The problem.
+    pub kind: RulesTagErrorKind,
+}
+
+impl fmt::Display for RulesTagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = &self.option;
+        match &self.kind {
+            RulesTagErrorKind::NotAPair => write!(f, "{o:?} is not a rule option of the form option=value"),
+            RulesTagErrorKind::UnknownOption => {
+                write!(f, "{o:?} is not a rule option (known: {})", RULE_OPTIONS.join(", "))
+            }
+            RulesTagErrorKind::Duplicate => write!(f, "the rule option {o:?} is given twice"),
+            RulesTagErrorKind::BadValue { value, expected } => {
+                write!(f, "the rule option {o:?} has the value {value:?}; expected {expected}")
+            }
+            RulesTagErrorKind::VelaCapturedWithoutVela => {
+                write!(f, "the rule option {o:?} needs vela=white or vela=black")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesTagError {}
+
+/// Every option name of the rules tag, in the order [`Rules::to_tag`] writes them.
+const RULE_OPTIONS: [&str; 8] = [
+    "first",
+    "relay",
+    "first-turn-no-relay",
+    "single-first-capture",
+    "vela",
+    "vela-captured",
+    "draw-repetitions",
+    "draw-no-capture",
+];
+
+impl Rules {
+    /// Every rule option except the variant as one line of `option=value` words, e.g.
+    /// `first=white relay=default first-turn-no-relay=no single-first-capture=no vela=none draw-repetitions=3
+    /// draw-no-capture=100`. `vela-captured=N` follows `vela` in a vela game. The variant is left out because
+    /// records give it a tag of its own; [`Rules::from_tag`] reads the text back.
+    pub fn to_tag(&self) -> String {
+        let yes_no = |b: bool| if b { "yes" } else { "no" };
+        let relay = match self.relay {
+            RelayRule::Default => "default",
+            RelayRule::Lines => "lines",
+        };
+        let vela = match self.vela {
+            None => "vela=none".to_string(),
+            Some(v) => format!("vela={} vela-captured={}", v.winner, v.captured),
+        };
+        format!(
+            "first={} relay={relay} first-turn-no-relay={} single-first-capture={} {vela} draw-repetitions={} \
+             draw-no-capture={}",
+            self.first_player,
+            yes_no(self.first_turn_no_relay),
+            yes_no(self.single_first_capture),
+            self.draw.repetitions,
+            self.draw.no_capture_turns,
+        )
+    }
+
+    /// Reads the text of [`Rules::to_tag`] for a game on `variant`: `option=value` words separated by white space,
+    /// in any order. A missing option takes its default, so an empty text gives the default rules; an unknown,
+    /// repeated or badly valued option is an error naming it. `draw-repetitions=0` or `draw-no-capture=0` turns
+    /// that draw rule off.
+    pub fn from_tag(tag: &str, variant: Variant) -> Result<Rules, RulesTagError> {
+        let mut rules = Rules { variant, ..Rules::default() };
+        let mut seen = [false; RULE_OPTIONS.len()];
+        let mut vela_captured = None;
+        for word in tag.split_whitespace() {
+            let err = |kind| RulesTagError { option: word.to_string(), kind };
+            let Some((option, value)) = word.split_once('=') else {
+                return Err(err(RulesTagErrorKind::NotAPair));
+            };
+            let err = |kind| RulesTagError { option: option.to_string(), kind };
+            let bad = |expected| err(RulesTagErrorKind::BadValue { value: value.to_string(), expected });
+            let Some(index) = RULE_OPTIONS.iter().position(|&o| o == option) else {
+                return Err(err(RulesTagErrorKind::UnknownOption));
+            };
+            if std::mem::replace(&mut seen[index], true) {
+                return Err(err(RulesTagErrorKind::Duplicate));
+            }
+            let side = |v: &str| match v {
+                "white" => Some(Side::White),
+                "black" => Some(Side::Black),
+                _ => None,
+            };
+            let yes_no = |v: &str| match v {
+                "yes" => Some(true),
+                "no" => Some(false),
+                _ => None,
+            };
+            match option {
+                "first" => rules.first_player = side(value).ok_or_else(|| bad("white or black"))?,
+                "relay" => {
+                    rules.relay = match value {
+                        "default" => RelayRule::Default,
+                        "lines" => RelayRule::Lines,
+                        _ => return Err(bad("default or lines")),
+                    }
+                }
+                "first-turn-no-relay" => rules.first_turn_no_relay = yes_no(value).ok_or_else(|| bad("yes or no"))?,
+                "single-first-capture" => rules.single_first_capture = yes_no(value).ok_or_else(|| bad("yes or no"))?,
+                "vela" => {
+                    rules.vela = match value {
+                        "none" => None,
+                        _ => {
+                            Some(Vela { winner: side(value).ok_or_else(|| bad("none, white or black"))?, captured: 0 })
+                        }
+                    }
+                }
+                "vela-captured" => {
+                    vela_captured = Some(value.parse::<u8>().map_err(|_| bad("a number from 0 to 255"))?);
+                }
+                "draw-repetitions" => {
+                    rules.draw.repetitions = value.parse().map_err(|_| bad("a number from 0 (off) to 255"))?;
+                }
+                "draw-no-capture" => {
+                    rules.draw.no_capture_turns = value.parse().map_err(|_| bad("a number from 0 (off) to 65535"))?;
+                }
+                _ => unreachable!("every name of RULE_OPTIONS is handled"),
+            }
+        }
+        if let Some(captured) = vela_captured {
+            match &mut rules.vela {
+                Some(v) => v.captured = captured,
+                None => {
+                    return Err(RulesTagError {
+                        option: "vela-captured".to_string(),
+                        kind: RulesTagErrorKind::VelaCapturedWithoutVela,
+                    });
+                }
+            }
+        }
+        Ok(rules)
+    }
+}

@@ -235,8 +235,12 @@ impl Default for Searcher {
 impl Searcher {
     /// A searcher with a transposition table of about `tt_megabytes` MB.
     pub fn new(tt_megabytes: usize) -> Searcher {
+        Searcher::with_table(Table::new(tt_megabytes))
+    }
+
+    fn with_table(tt: Table) -> Searcher {
         Searcher {
-            tt: Table::new(tt_megabytes),
+            tt,
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: vec![[None; 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -257,6 +261,11 @@ impl Searcher {
             lmr: false,
             qs_table: true,
         }
+    }
+
+    /// A searcher with a one-entry table: a cheap stand-in while the real one is lent out.
+    pub(crate) fn placeholder() -> Searcher {
+        Searcher::with_table(Table { entries: vec![Entry::default(); 1], mask: 0, enabled: true })
     }
 
     /// The flag that stops a running search at once when set (shared with other threads).
@@ -818,6 +827,15 @@ impl SlicedSearch {
             }
         }
         self.run.done.then_some(&self.run.result)
+    }
+
+    /// Runs the search to its end in one go, calling `info` after each completed iteration.
+    pub fn finish(&mut self, mut info: impl FnMut(&Info)) -> &SearchResult {
+        if !self.run.done {
+            self.searcher.advance(&mut self.run, None, &mut info);
+            self.searcher.stop.store(false, Ordering::Relaxed);
+        }
+        &self.run.result
     }
 
     /// The best result so far (the last completed iteration's).
