@@ -43,13 +43,13 @@ impl AnimationSpeed {
         }
     }
 
-    /// Name for the settings screen.
+    /// Name for the settings screen, in the current language.
     pub fn name(self) -> &'static str {
         match self {
-            AnimationSpeed::Instant => "Off",
-            AnimationSpeed::Fast => "Fast",
-            AnimationSpeed::Normal => "Normal",
-            AnimationSpeed::Slow => "Slow",
+            AnimationSpeed::Instant => crate::i18n::t("speed.off"),
+            AnimationSpeed::Fast => crate::i18n::t("speed.fast"),
+            AnimationSpeed::Normal => crate::i18n::t("speed.normal"),
+            AnimationSpeed::Slow => crate::i18n::t("speed.slow"),
         }
     }
 }

@@ -4,6 +4,7 @@
 use crate::animation::AnimationSpeed;
 use crate::board::BoardFrame;
 use crate::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
+use crate::i18n::{decimal, level_name, outcome_text, score_text, side_initial, side_name, t, tf};
 use crate::input::{Selection, human_to_move, undo_action};
 use crate::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::screen::{InGame, Pause, Screen, is_paused};
@@ -33,19 +34,34 @@ pub fn portrait(size: egui::Vec2) -> bool {
     size.x < 820.0 && size.y > size.x
 }
 
+/// The vela phase in words: who may not capture yet and the count towards the threshold (seventeen on 9×5); or,
+/// in a vela game past its phase, that normal rules apply.
+pub fn vela_text(game: &fanorona_engine::Game) -> Option<String> {
+    let variant = game.rules().variant;
+    let threshold = fanorona_engine::Vela::threshold(variant);
+    match game.position().vela() {
+        Some((winner, left)) => {
+            let taken = threshold - left;
+            Some(crate::i18n::tf("vela.hud", &[&side_name(winner), &threshold, &taken, &threshold]))
+        }
+        None if game.rules().vela.is_some() => Some(t("vela.over").to_string()),
+        None => None,
+    }
+}
+
 /// Adds the HUD.
 pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, hud.run_if(in_state(InGame)))
         .add_systems(OnExit(InGame), |mut frame: ResMut<BoardFrame>| *frame = BoardFrame::default());
 }
 
-/// The name of a side with its player, e.g. "Black (CPU, Novice)".
+/// The name of a side with its player, e.g. "Black (CPU, Novice)", in the current language.
 pub fn side_label(setup: &MatchSetup, side: Side) -> String {
-    let name = if side == Side::White { "White" } else { "Black" };
+    let name = side_name(side);
     match setup.player(side) {
-        Player::Human if setup.is_cpu(side.opponent()) => format!("{name} (you)"),
+        Player::Human if setup.is_cpu(side.opponent()) => tf("hud.you", &[&name]),
         Player::Human => name.to_string(),
-        Player::Cpu(l) => format!("{name} (CPU, {})", l.name()),
+        Player::Cpu(l) => tf("hud.cpu", &[&name, &level_name(l)]),
     }
 }
 
@@ -84,26 +100,26 @@ fn hud(
             ui.set_width(screen_rect.width() - if tall { 0.0 } else { SIDE_WIDTH } - 20.0);
             ui.horizontal(|ui| {
                 let status = if let Some(o) = game.outcome() {
-                    capitalise(&o.to_string())
+                    outcome_text(o)
                 } else if paused {
-                    "Paused".to_string()
+                    t("hud.paused").to_string()
                 } else if let Some((side, since)) = cpu.thinking() {
-                    let secs = (time.elapsed() - since).as_secs_f32();
+                    let secs = decimal(&format!("{:.1}", (time.elapsed() - since).as_secs_f32()));
                     match cpu.thinking_depth() {
-                        Some(d) => format!("{} is thinking… depth {d}, {secs:.1} s", side_label(&setup, side)),
-                        None => format!("{} is thinking… {secs:.1} s", side_label(&setup, side)),
+                        Some(d) => tf("hud.thinking_depth", &[&side_label(&setup, side), &d, &secs]),
+                        None => tf("hud.thinking", &[&side_label(&setup, side), &secs]),
                     }
                 } else if pos.in_relay() && setup.is_human(to_move) {
-                    format!("{}: capture again with the same piece, or End turn", side_label(&setup, to_move))
+                    tf("hud.relay", &[&side_label(&setup, to_move)])
                 } else {
-                    format!("{} to move", side_label(&setup, to_move))
+                    tf("hud.to_move", &[&side_label(&setup, to_move)])
                 };
                 ui.label(egui::RichText::new(status).size(18.0).color(colors::GOLD));
+                if let Some(text) = vela_text(game) {
+                    ui.label(egui::RichText::new(text).size(15.0).color(colors::DIM));
+                }
                 if sel.choice.is_some() {
-                    ui.label(
-                        egui::RichText::new("— approach or withdrawal? Click a piece of the line to capture.")
-                            .size(16.0),
-                    );
+                    ui.label(egui::RichText::new(t("hud.choose_direction")).size(16.0));
                 }
             });
             if let Some(note) = &sel.note {
@@ -120,27 +136,28 @@ fn hud(
             } else {
                 ui.set_width(SIDE_WIDTH - 20.0);
                 ui.set_min_height(screen_rect.height() - 20.0);
-                ui.heading("Fanorona");
+                ui.heading(t("app.title"));
             }
             ui.label(egui::RichText::new(variant_name(pos.variant())).color(colors::DIM));
             ui.separator();
             for side in Side::BOTH {
                 let marker = if side == to_move && !game.is_over() { "▶ " } else { "   " };
                 ui.label(egui::RichText::new(format!("{marker}{}", side_label(&setup, side))).strong());
-                ui.label(format!("   pieces: {}   captured: {}", pos.count(side), state.captured(side.opponent())));
+                let counts = tf("hud.counts", &[&pos.count(side), &state.captured(side.opponent())]);
+                ui.label(format!("   {counts}"));
             }
             ui.separator();
             ui.horizontal_wrapped(|ui| {
                 let relay = pos.in_relay();
-                if ui.add_enabled(can_act && relay, egui::Button::new("End turn (Enter)")).clicked() {
+                if ui.add_enabled(can_act && relay, egui::Button::new(t("hud.end_turn"))).clicked() {
                     requests.write(MoveRequest::new(MoveAction::EndTurn));
                 }
                 let can_undo = !busy.0 && !paused && (!game.turns().is_empty() || !game.pending_steps().is_empty());
-                if ui.add_enabled(can_undo, egui::Button::new("Undo (U)")).clicked() {
+                if ui.add_enabled(can_undo, egui::Button::new(t("hud.undo"))).clicked() {
                     requests.write(MoveRequest::new(undo_action(&setup)));
                     *sel = Selection::default();
                 }
-                if ui.add_enabled(!busy.0 && !paused && game.can_redo(), egui::Button::new("Redo")).clicked() {
+                if ui.add_enabled(!busy.0 && !paused && game.can_redo(), egui::Button::new(t("hud.redo"))).clicked() {
                     requests.write(MoveRequest::new(MoveAction::Redo));
                     if setup.is_cpu(to_move.opponent()) {
                         // Against the CPU a takeback went back two turns: bring both back.
@@ -149,44 +166,42 @@ fn hud(
                 }
             });
             ui.horizontal_wrapped(|ui| {
-                if ui.add_enabled(can_act && !hint.pending, egui::Button::new("Hint")).clicked() {
+                if ui.add_enabled(can_act && !hint.pending, egui::Button::new(t("hud.hint"))).clicked() {
                     hints.write(HintRequest);
                 }
                 let offer_ok = can_act && state.draw_offer().is_none();
-                if ui.add_enabled(offer_ok, egui::Button::new("Offer draw")).clicked() {
+                if ui.add_enabled(offer_ok, egui::Button::new(t("hud.offer_draw"))).clicked() {
                     requests.write(MoveRequest::new(MoveAction::OfferDraw(to_move)));
                 }
-                if ui.add_enabled(can_act, egui::Button::new("Resign")).clicked() {
+                if ui.add_enabled(can_act, egui::Button::new(t("hud.resign"))).clicked() {
                     requests.write(MoveRequest::new(MoveAction::Resign(to_move)));
                 }
             });
             if hint.pending {
-                ui.label(egui::RichText::new("Looking for a good turn…").color(colors::DIM));
+                ui.label(egui::RichText::new(t("hud.hint_pending")).color(colors::DIM));
             } else if let Some((_, turn, score)) = &hint.answer {
-                ui.label(format!("Hint: {turn}  ({score})"));
+                ui.label(tf("hud.hint_answer", &[turn, &score_text(score)]));
             }
             if let Some(by) = state.draw_offer() {
                 let answerer = by.opponent();
                 if setup.is_human(answerer) {
-                    ui.label(format!("{} offers a draw.", side_label(&setup, by)));
+                    ui.label(tf("hud.offers_draw", &[&side_label(&setup, by)]));
                     ui.horizontal(|ui| {
-                        if ui.button("Accept").clicked() {
+                        if ui.button(t("hud.accept")).clicked() {
                             requests.write(MoveRequest::new(MoveAction::AnswerDraw { accept: true }));
                         }
-                        if ui.button("Decline").clicked() {
+                        if ui.button(t("hud.decline")).clicked() {
                             requests.write(MoveRequest::new(MoveAction::AnswerDraw { accept: false }));
                         }
                     });
                 } else {
-                    let level = cpu_level(&setup, answerer).map_or("", |l| l.name());
-                    ui.label(
-                        egui::RichText::new(format!("The CPU ({level}) considers your offer…")).color(colors::DIM),
-                    );
+                    let level = cpu_level(&setup, answerer).map_or("", level_name);
+                    ui.label(egui::RichText::new(tf("hud.cpu_considers", &[&level])).color(colors::DIM));
                 }
             }
             ui.separator();
             ui.horizontal(|ui| {
-                ui.label("Animation:");
+                ui.label(t("hud.animation"));
                 egui::ComboBox::from_id_salt("speed").selected_text(speed.name()).show_ui(ui, |ui| {
                     for s in AnimationSpeed::ALL {
                         ui.selectable_value(&mut *speed, s, s.name());
@@ -194,7 +209,7 @@ fn hud(
                 });
             });
             // In the game the menu is the pause window; after the game it is the title.
-            if ui.button("Menu (Esc)").clicked() {
+            if ui.button(t("hud.menu")).clicked() {
                 if *screen.get() == Screen::Playing {
                     next_pause.set(Pause::Paused);
                 } else {
@@ -202,7 +217,7 @@ fn hud(
                 }
             }
             ui.separator();
-            ui.label(egui::RichText::new("Moves").strong());
+            ui.label(egui::RichText::new(t("hud.moves")).strong());
             let room =
                 if tall { PORTRAIT_MOVES_HEIGHT } else { (screen_rect.bottom() - ui.cursor().top() - 16.0).max(60.0) };
             egui::ScrollArea::vertical().stick_to_bottom(true).max_height(room).auto_shrink([false, true]).show(
@@ -210,7 +225,7 @@ fn hud(
                 |ui| {
                     let mut side = game.start_position().side_to_move();
                     for (i, t) in game.turns().iter().enumerate() {
-                        let who = if side == Side::White { "W" } else { "B" };
+                        let who = side_initial(side);
                         ui.label(egui::RichText::new(format!("{:>3}. {who}  {t}", i + 1)).monospace());
                         side = side.opponent();
                     }
@@ -227,26 +242,27 @@ fn hud(
 
     // The approach-or-withdrawal choice also has buttons, for players who prefer them to clicking the line.
     if let Some((a, w)) = sel.choice {
-        egui::Window::new("Capture which way?")
+        egui::Window::new(t("capture.title"))
+            .id(egui::Id::new("capture_choice"))
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_TOP, [(frame.left - frame.right) / 2.0, frame.top + 36.0])
             .show(ctx, |ui| {
-                ui.label("This step can capture either line. Click a piece of the line, or:");
+                ui.label(t("capture.explain"));
                 ui.horizontal(|ui| {
                     let na = pos.captured_by(a).count_ones();
                     let nw = pos.captured_by(w).count_ones();
-                    if ui.button(format!("Approach ({na})")).clicked() {
+                    if ui.button(tf("capture.approach", &[&na])).clicked() {
                         requests.write(MoveRequest::new(MoveAction::Step(a)));
                         sel.choice = None;
                         sel.piece = None;
                     }
-                    if ui.button(format!("Withdrawal ({nw})")).clicked() {
+                    if ui.button(tf("capture.withdrawal", &[&nw])).clicked() {
                         requests.write(MoveRequest::new(MoveAction::Step(w)));
                         sel.choice = None;
                         sel.piece = None;
                     }
-                    if ui.button("Cancel").clicked() {
+                    if ui.button(t("capture.cancel")).clicked() {
                         sel.choice = None;
                     }
                 });
@@ -265,11 +281,11 @@ fn hud(
     Ok(())
 }
 
-/// "Fanoron-Tsivy (9 × 5)" or "Fanoron-Dimy (5 × 5)".
+/// "Fanoron-Tsivy (9 × 5)" or "Fanoron-Dimy (5 × 5)", in the current language.
 pub fn variant_name(v: fanorona_engine::Variant) -> &'static str {
     match v {
-        fanorona_engine::Variant::Tsivy => "Fanoron-Tsivy (9 × 5)",
-        fanorona_engine::Variant::Dimy => "Fanoron-Dimy (5 × 5)",
+        fanorona_engine::Variant::Tsivy => t("variant.tsivy"),
+        fanorona_engine::Variant::Dimy => t("variant.dimy"),
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod synth;
 
+use crate::i18n::t;
 use crate::rules::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
 use crate::screen::{InGame, Screen};
 use bevy::prelude::*;
@@ -263,15 +264,20 @@ fn cue_clicks(outputs: Query<&EguiOutput>, mut cues: MessageWriter<Cue>) {
 pub fn volume_controls(ui: &mut egui::Ui, settings: &mut ResMut<SoundSettings>) {
     // Edit a copy so that change detection (which sets the channels' volumes) fires only on a real change.
     let mut s = **settings;
-    ui.label("Sound");
+    ui.label(t("sound.title"));
     egui::Grid::new("volume").num_columns(2).show(ui, |ui| {
-        for (name, value) in [("Master", &mut s.master), ("Effects", &mut s.effects), ("Music", &mut s.music)] {
+        let sliders = [
+            (t("sound.master"), &mut s.master),
+            (t("sound.effects"), &mut s.effects),
+            (t("sound.music"), &mut s.music),
+        ];
+        for (name, value) in sliders {
             ui.label(name);
             ui.add(egui::Slider::new(value, 0.0..=1.0).show_value(false));
             ui.end_row();
         }
     });
-    ui.checkbox(&mut s.muted, "Mute");
+    ui.checkbox(&mut s.muted, t("sound.mute"));
     settings.set_if_neq(s);
 }
 
