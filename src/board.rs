@@ -223,7 +223,9 @@ fn rebuild_board(
     mut started: MessageReader<GameStarted>,
     mut layout: ResMut<BoardLayout>,
     parts: Query<Entity, With<BoardPart>>,
-    mut built: Local<Option<Variant>>,
+    theme: Option<Res<crate::theme::Theme>>,
+    mut clear: ResMut<ClearColor>,
+    mut built: Local<Option<(Variant, crate::theme::Theme)>>,
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
@@ -231,10 +233,13 @@ fn rebuild_board(
 ) {
     let Some(shared) = shared else { return };
     let variant = started.read().last().map(|s| s.variant).unwrap_or(layout.variant);
-    if *built == Some(variant) {
+    let theme = theme.map(|t| *t).unwrap_or_default();
+    if *built == Some((variant, theme)) {
         return;
     }
-    *built = Some(variant);
+    *built = Some((variant, theme));
+    let palette = theme.palette();
+    clear.0 = palette.background;
     if layout.variant != variant {
         layout.variant = variant;
     }
@@ -261,15 +266,15 @@ fn rebuild_board(
         0.0,
         "Shadow",
     );
-    rect(layout.size(), palette::FRAME, Vec3::new(0.0, 0.0, -0.2), 0.0, "Frame");
+    rect(layout.size(), palette.frame, Vec3::new(0.0, 0.0, -0.2), 0.0, "Frame");
     // The trays: a dark groove along each side's edge of the board.
     for side in fanorona_engine::Side::BOTH {
         let c = layout.tray_centre(side);
         let size = Vec2::new(layout.size().x, layout.tray_depth());
-        rect(size, palette::FRAME, c.extend(-0.2), 0.0, "Tray");
-        rect(size - Vec2::splat(0.12), palette::TRAY, c.extend(-0.15), 0.0, "Tray bed");
+        rect(size, palette.frame, c.extend(-0.2), 0.0, "Tray");
+        rect(size - Vec2::splat(0.12), palette.tray, c.extend(-0.15), 0.0, "Tray bed");
     }
-    rect(wood, palette::WOOD, Vec3::new(0.0, 0.0, -0.1), 0.0, "Wood");
+    rect(wood, palette.wood, Vec3::new(0.0, 0.0, -0.1), 0.0, "Wood");
     // Grain: faint stripes of lighter and darker wood, deterministic so every run looks the same.
     let mut y = -wood.y / 2.0;
     let mut i = 0u32;
@@ -277,7 +282,7 @@ fn rebuild_board(
         let hsh = i.wrapping_mul(2_654_435_761) >> 16;
         let thick = 0.04 + (hsh % 7) as f32 * 0.025;
         let dark = hsh.is_multiple_of(3);
-        let c = if dark { Color::srgba(0.45, 0.27, 0.12, 0.10) } else { Color::srgba(1.0, 0.9, 0.7, 0.07) };
+        let c = if dark { palette.grain.0 } else { palette.grain.1 };
         let yy = (y + thick / 2.0).min(wood.y / 2.0 - thick / 2.0);
         rect(Vec2::new(wood.x, thick), c, Vec3::new(0.0, yy, -0.05), 0.0, "Grain");
         y += thick + 0.05 + (hsh % 5) as f32 * 0.04;
@@ -295,12 +300,12 @@ fn rebuild_board(
             let len = a.distance(b);
             let angle = (b - a).to_angle();
             let thick = if d.is_diagonal() { 0.045 } else { 0.055 };
-            rect(Vec2::new(len + thick, thick), palette::LINE, mid.extend(0.1), angle, "Line");
+            rect(Vec2::new(len + thick, thick), palette.line, mid.extend(0.1), angle, "Line");
         }
     }
     // Points: strong points (joined diagonally) get a larger dot with a pale ring, weak points a small dot.
-    let dark = materials.add(palette::LINE);
-    let pale = materials.add(Color::srgb(0.93, 0.78, 0.55));
+    let dark = materials.add(palette.line);
+    let pale = materials.add(palette.point);
     for p in 0..64u8 {
         if !g.contains(p) {
             continue;

@@ -37,6 +37,9 @@ pub struct Args {
     /// Exit (code 0, after the screenshot if one is asked for) this many seconds after start.
     #[arg(long)]
     pub exit_after: Option<f32>,
+    /// Keep settings, the game in progress and stats in this folder instead of the platform's data folder.
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
     /// Write every sound of the game as a WAV file into this folder and exit (code 0) without opening a window.
     #[arg(long, value_name = "DIR")]
     pub export_sounds: Option<PathBuf>,
@@ -86,6 +89,7 @@ pub fn plugin(app: &mut App, args: Args) {
             rules,
             players: [Player::Cpu(level), Player::Cpu(level)],
             seed: args.seed.unwrap_or(0),
+            vela_match: false,
         })
         .insert_state(Screen::Playing)
         .add_systems(Startup, |mut new: MessageWriter<NewGame>| {

@@ -5,6 +5,10 @@
 //! its answer is dropped; the move request it sends also carries the generation, so the rules refuse it if
 //! anything changed in between. Draw offers to the CPU and the player's hints are judged the same way.
 //!
+//! A web page runs us on one thread, where a task on the async pool would run to its end inside one frame and
+//! freeze the page. There ([`CpuThreading::Sliced`], the default on the web) every search runs on the main thread
+//! in short slices between frames instead, through the engine's resumable [`Thinking`] and [`SlicedSearch`].
+//!
 //! While the game is paused ([`Pause::Paused`]) no search starts and no answer is played: a search already running
 //! may finish, and its answer waits (checked against the generation as always) until the game resumes.
 
@@ -12,9 +16,8 @@ use crate::rules::{AnimationsPending, DrawOffered, GameSet, GameState, MatchSetu
 use crate::screen::{Pause, is_paused};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use fanorona_engine::levels::{Level, hint, history_hashes};
-use fanorona_engine::search::Limits;
-use fanorona_engine::search::Searcher;
+use fanorona_engine::levels::{Level, Thinking, history_hashes};
+use fanorona_engine::search::{Limits, Searcher, SlicedSearch};
 use fanorona_engine::{Side, Turn};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -34,9 +37,67 @@ impl Default for CpuEnabled {
     }
 }
 
+/// Where the CPU's searches run.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuThreading {
+    /// On the async compute pool's threads (desktop).
+    Pool,
+    /// On the main thread, this long per frame (a web page's single thread).
+    Sliced(Duration),
+}
+
+impl Default for CpuThreading {
+    fn default() -> Self {
+        if cfg!(target_arch = "wasm32") { CpuThreading::Sliced(Duration::from_millis(8)) } else { CpuThreading::Pool }
+    }
+}
+
+/// A piece of thinking: given a slice of time (None: as long as it takes), it works and returns its answer once
+/// done.
+type Work<T> = Box<dyn FnMut(Option<Duration>) -> Option<T> + Send + Sync>;
+
+/// Thinking in flight, on the pool or in slices.
+enum Job<T> {
+    Task(Task<T>),
+    Sliced(Work<T>),
+}
+
+impl<T: Send + 'static> Job<T> {
+    fn start(mode: CpuThreading, mut work: Work<T>) -> Job<T> {
+        match mode {
+            CpuThreading::Pool => Job::Task(AsyncComputeTaskPool::get().spawn(async move {
+                loop {
+                    if let Some(answer) = work(None) {
+                        return answer;
+                    }
+                }
+            })),
+            CpuThreading::Sliced(_) => Job::Sliced(work),
+        }
+    }
+
+    /// The answer if it is ready, after thinking for one slice when sliced.
+    fn poll(&mut self, mode: CpuThreading) -> Option<T> {
+        match self {
+            Job::Task(task) => check_ready(task),
+            Job::Sliced(work) => work(Some(match mode {
+                CpuThreading::Sliced(slice) => slice,
+                CpuThreading::Pool => Duration::from_millis(8),
+            })),
+        }
+    }
+
+    /// Lets the job finish on its own (a task) or drops it (sliced), once it was told to stop.
+    fn abandon(self) {
+        if let Job::Task(task) = self {
+            task.detach();
+        }
+    }
+}
+
 /// A search in flight.
 struct Search {
-    task: Task<(Searcher, Option<Turn>)>,
+    job: Job<(Searcher, Option<Turn>)>,
     generation: u64,
     hash: u64,
     side: Side,
@@ -93,12 +154,10 @@ pub struct Hint {
     pub pending: bool,
 }
 
-type HintTask = Task<(u64, Option<(Turn, i32)>)>;
-
 #[derive(Resource, Default)]
 struct Background {
-    hint: Option<HintTask>,
-    draw: Option<(u64, Task<bool>)>,
+    hint: Option<Job<(u64, Option<(Turn, i32)>)>>,
+    draw: Option<(u64, Job<bool>)>,
 }
 
 /// Adds the CPU player.
@@ -106,6 +165,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<CpuPlayer>()
         .init_resource::<CpuLimits>()
         .init_resource::<CpuEnabled>()
+        .init_resource::<CpuThreading>()
         .init_resource::<Hint>()
         .init_resource::<Background>()
         .add_message::<HintRequest>()
@@ -121,6 +181,7 @@ fn drive_cpu(
     busy: Res<AnimationsPending>,
     pause: Option<Res<State<Pause>>>,
     time: Res<Time<Real>>,
+    threading: Res<CpuThreading>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     let paused = is_paused(pause.as_deref());
@@ -132,7 +193,7 @@ fn drive_cpu(
     {
         let s = cpu.search.take().expect("checked");
         s.stop.store(true, Ordering::Relaxed);
-        s.task.detach();
+        s.job.abandon();
         cpu.cancelled += 1;
     }
     if cpu.ready.as_ref().is_some_and(|(g, _)| *g != generation) {
@@ -140,7 +201,7 @@ fn drive_cpu(
         cpu.stale += 1;
     }
     if let Some(s) = &mut cpu.search
-        && let Some((searcher, turn)) = check_ready(&mut s.task)
+        && let Some((searcher, turn)) = s.job.poll(*threading)
     {
         let s = cpu.search.take().expect("checked");
         cpu.searchers[s.side.index()] = Some(searcher);
@@ -169,19 +230,25 @@ fn drive_cpu(
     let history = history_hashes(state.game());
     let mut searcher = cpu.searchers[side.index()].take().unwrap_or_else(|| Searcher::new(16));
     searcher.set_draw_rule(state.game().rules().draw);
-    let stop = searcher.stop_flag();
     let seed = setup.seed ^ (state.game().turns().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let cap = limits.0;
     let depth = Arc::new(AtomicU32::new(0));
     let report = depth.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
+    let mut thinking = Thinking::new(level, searcher, &pos, &history, seed, limits.0);
+    if matches!(*threading, CpuThreading::Sliced(_)) {
+        // One turn's search of the master's opening variety cannot be cut into slices: keep it short.
+        thinking = thinking.with_variety_depth(4);
+    }
+    let stop = thinking.stop_flag();
+    let mut thinking = Some(thinking);
+    let work: Work<(Searcher, Option<Turn>)> = Box::new(move |slice| {
         // The HUD reads the depth each frame; a relaxed store is enough for a progress display.
-        let info = |i: &fanorona_engine::search::Info| report.store(i.depth, Ordering::Relaxed);
-        let turn = level.choose_with_info(&mut searcher, &pos, &history, seed, cap, info);
-        (searcher, turn)
+        let mut info = |i: &fanorona_engine::search::Info| report.store(i.depth, Ordering::Relaxed);
+        let done = thinking.as_mut()?.run(slice, &mut info);
+        done.then(|| thinking.take().expect("still thinking").finish())
     });
+    let job = Job::start(*threading, work);
     cpu.started += 1;
-    cpu.search = Some(Search { task, generation, hash: pos.hash(), side, stop, started: time.elapsed(), depth });
+    cpu.search = Some(Search { job, generation, hash: pos.hash(), side, stop, started: time.elapsed(), depth });
 }
 
 fn answer_draw_offers(
@@ -189,21 +256,25 @@ fn answer_draw_offers(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     mut bg: ResMut<Background>,
+    threading: Res<CpuThreading>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     for offer in offers.read() {
         let cpu = offer.by.opponent();
         let Player::Cpu(level) = setup.player(cpu) else { continue };
-        let game = state.game().clone();
-        let task = AsyncComputeTaskPool::get().spawn(async move {
-            let mut s = Searcher::new(4);
-            let pos = *game.position();
-            level.accepts_draw(&mut s, &pos, &history_hashes(&game), cpu)
+        let pos = *state.game().position();
+        let mut search = SlicedSearch::new(Searcher::new(4), &pos, &history_hashes(state.game()), level.draw_limits());
+        let work: Work<bool> = Box::new(move |slice| {
+            let r = match slice {
+                Some(slice) => search.run_for(slice, |_| {})?,
+                None => search.finish(|_| {}),
+            };
+            Some(Level::accepts_draw_after(&pos, cpu, r.score))
         });
-        bg.draw = Some((state.generation(), task));
+        bg.draw = Some((state.generation(), Job::start(*threading, work)));
     }
-    if let Some((g, task)) = &mut bg.draw
-        && let Some(accept) = check_ready(task)
+    if let Some((g, job)) = &mut bg.draw
+        && let Some(accept) = job.poll(*threading)
     {
         let g = *g;
         bg.draw = None;
@@ -216,18 +287,25 @@ fn compute_hints(
     state: Res<GameState>,
     mut hint_res: ResMut<Hint>,
     mut bg: ResMut<Background>,
+    threading: Res<CpuThreading>,
 ) {
     if asks.read().count() > 0 && bg.hint.is_none() && !state.game().is_over() {
-        let game = state.game().clone();
+        let pos = *state.game().position();
         let generation = state.generation();
-        bg.hint = Some(AsyncComputeTaskPool::get().spawn(async move {
-            let mut s = Searcher::new(8);
-            (generation, hint(&mut s, &game, Duration::from_millis(700)))
-        }));
+        let limits = Limits { movetime: Some(Duration::from_millis(700)), ..Limits::default() };
+        let mut search = SlicedSearch::new(Searcher::new(8), &pos, &history_hashes(state.game()), limits);
+        let work: Work<(u64, Option<(Turn, i32)>)> = Box::new(move |slice| {
+            let r = match slice {
+                Some(slice) => search.run_for(slice, |_| {})?,
+                None => search.finish(|_| {}),
+            };
+            Some((generation, r.best.clone().map(|b| (b, r.score))))
+        });
+        bg.hint = Some(Job::start(*threading, work));
         hint_res.pending = true;
     }
-    if let Some(task) = &mut bg.hint
-        && let Some((g, answer)) = check_ready(task)
+    if let Some(job) = &mut bg.hint
+        && let Some((g, answer)) = job.poll(*threading)
     {
         bg.hint = None;
         hint_res.pending = false;
@@ -243,7 +321,7 @@ fn compute_hints(
 pub fn cancel_all(cpu: &mut CpuPlayer) {
     if let Some(s) = cpu.search.take() {
         s.stop.store(true, Ordering::Relaxed);
-        s.task.detach();
+        s.job.abandon();
         cpu.cancelled += 1;
     }
     cpu.ready = None;

@@ -1,19 +1,24 @@
 //! The input plugin: clicks and taps on points, the selection logic that turns them into move requests, keyboard
-//! shortcuts, and the highlights that show what the selection allows.
+//! play and shortcuts, and the highlights that show what the selection allows.
 //!
 //! A click or tap is read from the button release and its position, mapped through the camera to the nearest
 //! point: unlike picking's `Click`, this needs no hover before the press (touch screens have none, and a press
 //! that arrives together with its pointer move would otherwise be lost).
+//!
+//! Keyboard play moves a cursor ([`KeyCursor`]) over the points with the arrow keys (or H/J/K/L); Enter or Space
+//! then acts exactly as a click on the cursor's point, by sending the same [`PointClicked`], so that mouse, touch
+//! and keyboard share one selection logic.
 
-use crate::board::{BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
+use crate::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
 use crate::cpu::Hint;
+use crate::i18n::{illegal_reason_text, t, tf};
 use crate::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
 use crate::screen::{InGame, Pause, Screen};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_egui::input::egui_wants_any_keyboard_input;
-use bevy_egui::{EguiContexts, egui};
-use fanorona_engine::geometry::point_name;
+use bevy_egui::input::EguiWantsInput;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use fanorona_engine::geometry::{Geometry, coords, point_name};
 use fanorona_engine::{Position, Side, Step, StepKind};
 
 /// A point of the board was clicked or tapped.
@@ -33,21 +38,36 @@ pub struct Selection {
     pub note: Option<String>,
 }
 
-/// Adds picking, the selection logic, keyboard shortcuts and highlights.
+/// The keyboard cursor: the point that Enter and Space act on. `None` until the player first uses the keyboard on
+/// the board (and again after the mouse moves), so that mouse players never see it.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyCursor(pub Option<u8>);
+
+/// Adds picking, the selection logic, keyboard play and shortcuts, and highlights.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
+        .init_resource::<KeyCursor>()
         .add_message::<PointClicked>()
         .add_systems(
             Update,
-            (
-                (read_pointer, follow_relay, handle_clicks).chain(),
-                handle_keys.run_if(not(egui_wants_any_keyboard_input)),
-            )
+            // The keys run before the clicks, so that Enter's click on the cursor is handled in the same frame.
+            (read_pointer, handle_keys.run_if(keyboard_is_ours), follow_relay, handle_clicks)
+                .chain()
                 .in_set(GameSet::Request)
                 .run_if(in_state(Screen::Playing)),
         )
         .add_systems(Update, draw_highlights.in_set(GameSet::Present))
-        .add_systems(OnExit(InGame), |mut sel: ResMut<Selection>| *sel = Selection::default());
+        .add_systems(EguiPrimaryContextPass, show_keys.run_if(in_state(Screen::Playing)))
+        .add_systems(OnExit(InGame), |mut sel: ResMut<Selection>, mut cursor: ResMut<KeyCursor>| {
+            *sel = Selection::default();
+            *cursor = KeyCursor::default();
+        });
+}
+
+/// Whether the game may read the keyboard: not while egui listens to it (a focused text field or widget, where
+/// arrows, Space and Enter are egui's). Without egui (headless) the keyboard is always the game's.
+fn keyboard_is_ours(wants: Option<Res<EguiWantsInput>>) -> bool {
+    !wants.is_some_and(|w| w.wants_any_keyboard_input())
 }
 
 /// Turns mouse releases and touch ends into [`PointClicked`], and keeps [`Selection::hovered`] on the point under
@@ -60,6 +80,8 @@ fn read_pointer(
     layout: Res<BoardLayout>,
     mut contexts: EguiContexts,
     mut sel: ResMut<Selection>,
+    mut key_cursor: ResMut<KeyCursor>,
+    mut last_cursor: Local<Option<Vec2>>,
     mut out: MessageWriter<PointClicked>,
 ) {
     let (camera, cam_tf) = *camera;
@@ -79,6 +101,13 @@ fn read_pointer(
         layout.point_at(world)
     };
     let cursor = window.cursor_position();
+    // A mouse that moves takes over from the keyboard: its hover is the pointer to follow, not the ring.
+    if cursor != *last_cursor {
+        if last_cursor.is_some() && cursor.is_some() && key_cursor.0.is_some() {
+            key_cursor.0 = None;
+        }
+        *last_cursor = cursor;
+    }
     let hovered = cursor.and_then(point_at);
     if sel.hovered != hovered {
         sel.hovered = hovered;
@@ -108,17 +137,17 @@ fn follow_relay(state: Res<GameState>, mut sel: ResMut<Selection>) {
     }
 }
 
-/// Why a step from `from` to `to` is not legal, for people.
+/// Why a step from `from` to `to` is not legal, for people, in the current language.
 fn explain(pos: &Position, from: u8, to: u8) -> String {
     let Some(dir) = pos.geometry().direction_between(from, to) else {
-        return format!("{} and {} are not joined by a line", point_name(from), point_name(to));
+        return tf("note.not_joined", &[&point_name(from), &point_name(to)]);
     };
     let reasons: Vec<_> = [StepKind::Paika, StepKind::Approach, StepKind::Withdrawal]
         .into_iter()
         .filter_map(|k| pos.check_step(Step::new(from, dir, k)).err())
         .collect();
     // The paika reason ("capturing is compulsory") is the telling one when a capture exists elsewhere.
-    reasons.first().map_or_else(|| "that move is not allowed".into(), |r| r.to_string())
+    reasons.first().map_or_else(|| t("note.not_allowed").into(), |r| illegal_reason_text(*r))
 }
 
 fn handle_clicks(
@@ -153,7 +182,7 @@ fn handle_clicks(
                 send(sel, w);
             } else {
                 sel.choice = None;
-                sel.note = Some("click a piece of the line you want to capture".into());
+                sel.note = Some(t("note.click_line").into());
             }
             continue;
         }
@@ -161,15 +190,15 @@ fn handle_clicks(
             if let Some(r) = pos.relay_piece()
                 && r != p
             {
-                sel.note = Some(format!("a relay is in progress: only the piece on {} may move", point_name(r)));
+                sel.note = Some(tf("note.relay_only", &[&point_name(r)]));
                 continue;
             }
             if legal.iter().any(|s| s.from == p && s.kind != StepKind::Stop) {
                 sel.piece = if sel.piece == Some(p) && !pos.in_relay() { None } else { Some(p) };
             } else if pos.has_capture() {
-                sel.note = Some("capturing is compulsory: move one of the marked pieces".into());
+                sel.note = Some(t("note.compulsory").into());
             } else {
-                sel.note = Some("this piece has nowhere to go".into());
+                sel.note = Some(t("note.nowhere").into());
             }
             continue;
         }
@@ -192,6 +221,42 @@ fn handle_clicks(
     }
 }
 
+/// The keys that move the keyboard cursor, with the file and rank change of each.
+const CURSOR_KEYS: [(KeyCode, (i8, i8)); 8] = [
+    (KeyCode::ArrowUp, (0, 1)),
+    (KeyCode::ArrowDown, (0, -1)),
+    (KeyCode::ArrowLeft, (-1, 0)),
+    (KeyCode::ArrowRight, (1, 0)),
+    (KeyCode::KeyK, (0, 1)),
+    (KeyCode::KeyJ, (0, -1)),
+    (KeyCode::KeyH, (-1, 0)),
+    (KeyCode::KeyL, (1, 0)),
+];
+
+/// The neighbour of `p` on the board at a file and rank change; every point has its four orthogonal neighbours
+/// within the board, so this is also the neighbour along a line.
+fn neighbour(g: &Geometry, p: u8, (df, dr): (i8, i8)) -> Option<u8> {
+    let (f, r) = coords(p);
+    g.point(f.checked_add_signed(df)?, r.checked_add_signed(dr)?)
+}
+
+/// Where the keyboard cursor appears: the selected (or relaying) piece, else the first piece that can move, else
+/// the centre of the board.
+fn cursor_start(pos: &Position, sel: &Selection) -> u8 {
+    let movable = pos.steps().iter().filter(|s| s.kind != StepKind::Stop).map(|s| s.from).min();
+    sel.piece.or(pos.relay_piece()).or(movable).unwrap_or_else(|| {
+        let v = pos.variant();
+        pos.geometry().point(v.width() / 2, v.height() / 2).unwrap_or(0)
+    })
+}
+
+/// A point on the line `step` captures, so that a click there (the click path's own way of answering the choice)
+/// picks that step.
+fn victim_point(pos: &Position, step: Step) -> Option<u8> {
+    let run = pos.captured_by(step);
+    (run != 0).then(|| run.trailing_zeros() as u8)
+}
+
 fn handle_keys(
     keys: Res<ButtonInput<KeyCode>>,
     state: Res<GameState>,
@@ -200,32 +265,114 @@ fn handle_keys(
     pause: Res<State<Pause>>,
     mut next_pause: ResMut<NextState<Pause>>,
     mut sel: ResMut<Selection>,
+    mut cursor: ResMut<KeyCursor>,
+    mut clicks: MessageWriter<PointClicked>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     // The pause window handles its own keys (Escape resumes).
     if *pause.get() == Pause::Paused {
         return;
     }
-    if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter])
-        && human_to_move(&state, &setup, &busy)
-        && state.position().in_relay()
-    {
+    let pos = state.position();
+    let g = pos.geometry();
+    // A cursor left from the other board (a new game on another variant) starts afresh.
+    if cursor.0.is_some_and(|p| !g.contains(p)) {
+        cursor.0 = None;
+    }
+    for (key, delta) in CURSOR_KEYS {
+        if keys.just_pressed(key) {
+            let to = match cursor.0 {
+                None => cursor_start(pos, &sel),
+                Some(p) => neighbour(g, p, delta).unwrap_or(p),
+            };
+            cursor.0 = Some(to);
+        }
+    }
+    let can_act = human_to_move(&state, &setup, &busy);
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter]) {
+        match cursor.0 {
+            // In a relay, acting anywhere but on a way the relay can go (or a line of the pending choice) ends it.
+            Some(p)
+                if pos.in_relay()
+                    && sel.choice.is_none()
+                    && !pos.steps().iter().any(|s| s.kind != StepKind::Stop && s.to == p) =>
+            {
+                if can_act {
+                    requests.write(MoveRequest::new(MoveAction::EndTurn));
+                }
+            }
+            Some(p) => {
+                clicks.write(PointClicked(p));
+            }
+            None if pos.in_relay() => {
+                if can_act {
+                    requests.write(MoveRequest::new(MoveAction::EndTurn));
+                }
+            }
+            // The first Enter of a keyboard player shows where the keys act.
+            None => cursor.0 = Some(cursor_start(pos, &sel)),
+        }
+    }
+    if keys.just_pressed(KeyCode::KeyE) && can_act && pos.in_relay() {
         requests.write(MoveRequest::new(MoveAction::EndTurn));
+    }
+    if let Some((a, w)) = sel.choice {
+        let approach = keys.any_just_pressed([KeyCode::KeyA, KeyCode::Digit1, KeyCode::Numpad1]);
+        let withdrawal = keys.any_just_pressed([KeyCode::KeyW, KeyCode::Digit2, KeyCode::Numpad2]);
+        let chosen = match (approach, withdrawal) {
+            (true, false) => Some(a),
+            (false, true) => Some(w),
+            _ => None,
+        };
+        if let Some(p) = chosen.and_then(|s| victim_point(pos, s)) {
+            clicks.write(PointClicked(p));
+        }
     }
     if keys.just_pressed(KeyCode::KeyU) && !busy.0 {
         requests.write(MoveRequest::new(undo_action(&setup)));
         *sel = Selection::default();
     }
-    // Escape first cancels what is picked; with nothing picked it opens the pause window.
-    if keys.just_pressed(KeyCode::Escape) {
+    // Escape and Backspace first cancel what is picked; with nothing picked Escape opens the pause window.
+    let escape = keys.just_pressed(KeyCode::Escape);
+    if escape || keys.just_pressed(KeyCode::Backspace) {
         if sel.choice.is_some() {
             sel.choice = None;
-        } else if sel.piece.is_some() && !state.position().in_relay() {
+        } else if sel.piece.is_some() && !pos.in_relay() {
             sel.piece = None;
-        } else {
+        } else if escape {
             next_pause.set(Pause::Paused);
         }
     }
+}
+
+/// The keyboard controls, shown at the foot of the board while the player uses the keyboard, and the keys of the
+/// approach-or-withdrawal choice whenever that choice is open.
+fn show_keys(
+    mut contexts: EguiContexts,
+    cursor: Res<KeyCursor>,
+    sel: Res<Selection>,
+    pause: Res<State<Pause>>,
+    frame: Option<Res<BoardFrame>>,
+) -> Result {
+    if *pause.get() == Pause::Paused || (cursor.0.is_none() && sel.choice.is_none()) {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let frame = frame.map(|f| *f).unwrap_or_default();
+    let text = if sel.choice.is_some() { t("keys.choice") } else { t("keys.board") };
+    egui::Area::new(egui::Id::new("keyboard_keys"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [(frame.left - frame.right) / 2.0, -frame.bottom - 8.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(egui::Color32::from_black_alpha(170))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::symmetric(10, 6))
+                .show(ui, |ui| {
+                    ui.label(egui::RichText::new(text).color(egui::Color32::from_gray(235)));
+                });
+        });
+    Ok(())
 }
 
 /// The undo a person means: against the CPU, back to their own turn; in hot-seat, one turn (or the steps of the
@@ -244,6 +391,7 @@ struct HighlightMaterials {
     last: Handle<ColorMaterial>,
     movable: Handle<ColorMaterial>,
     selected: Handle<ColorMaterial>,
+    cursor: Handle<ColorMaterial>,
     capture_dest: Handle<ColorMaterial>,
     paika_dest: Handle<ColorMaterial>,
     victim: Handle<ColorMaterial>,
@@ -258,6 +406,7 @@ impl FromWorld for HighlightMaterials {
             last: m.add(Color::srgba(1.0, 0.92, 0.45, 0.45)),
             movable: m.add(Color::srgba(1.0, 0.62, 0.15, 0.95)),
             selected: m.add(Color::srgba(0.45, 1.0, 0.55, 1.0)),
+            cursor: m.add(Color::srgba(1.0, 1.0, 1.0, 0.95)),
             capture_dest: m.add(Color::srgba(0.85, 0.15, 0.1, 0.85)),
             paika_dest: m.add(Color::srgba(0.2, 0.55, 0.25, 0.85)),
             victim: m.add(Color::srgba(1.0, 0.2, 0.15, 0.95)),
@@ -271,6 +420,7 @@ impl FromWorld for HighlightMaterials {
 struct Shown {
     generation: u64,
     selection: Selection,
+    cursor: Option<u8>,
     busy: bool,
     hint: Option<u64>,
     in_game: bool,
@@ -282,6 +432,7 @@ fn draw_highlights(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     sel: Res<Selection>,
+    cursor: Res<KeyCursor>,
     busy: Res<AnimationsPending>,
     hint: Res<Hint>,
     layout: Res<BoardLayout>,
@@ -299,6 +450,7 @@ fn draw_highlights(
     let now = Shown {
         generation: state.generation(),
         selection: Selection { note: None, ..sel.clone() },
+        cursor: cursor.0,
         busy: busy.0,
         hint: hint.answer.as_ref().map(|a| a.0),
         in_game: in_game.is_some(),
@@ -311,8 +463,7 @@ fn draw_highlights(
     for e in &old {
         commands.entity(e).despawn();
     }
-    // While pieces slide, highlights of the old or new position would both be wrong: show none.
-    if now.busy || layout.variant != state.position().variant() {
+    if layout.variant != state.position().variant() {
         return;
     }
     let pos = state.position();
@@ -335,15 +486,26 @@ fn draw_highlights(
     } else {
         game.turns().last().map(|t| t.steps.clone()).unwrap_or_default()
     };
-    for s in &steps {
-        spawn(s.from, &meshes.circle, &mats.last, 0.42, UNDER_Z);
-        spawn(s.to, &meshes.circle, &mats.last, 0.42, UNDER_Z);
+    // While pieces slide, highlights of the old or new position would both be wrong: show none but the cursor, which
+    // belongs to no position.
+    if !now.busy {
+        for s in &steps {
+            spawn(s.from, &meshes.circle, &mats.last, 0.42, UNDER_Z);
+            spawn(s.to, &meshes.circle, &mats.last, 0.42, UNDER_Z);
+        }
     }
-    if !now.in_game || game.is_over() || !setup.is_human(pos.side_to_move()) {
+    if !now.in_game {
+        return;
+    }
+    // The keyboard cursor: a wide white ring outside every other highlight, on whoever's turn it is.
+    scoped.set(true);
+    if let Some(p) = cursor.0.filter(|&p| pos.geometry().contains(p)) {
+        spawn(p, &meshes.ring, &mats.cursor, 0.52, OVER_Z + 0.02);
+    }
+    if now.busy || game.is_over() || !setup.is_human(pos.side_to_move()) {
         return;
     }
     // What follows only makes sense in the player's own game, so it goes with the game screens.
-    scoped.set(true);
     if pos.in_relay() {
         let visited = pos.visited();
         for p in 0..64u8 {

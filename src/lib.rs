@@ -9,12 +9,20 @@ pub mod audio;
 pub mod board;
 pub mod cli;
 pub mod cpu;
+pub mod help;
 pub mod hud;
+pub mod i18n;
 pub mod input;
 pub mod menu;
 pub mod pause;
+pub mod persist;
+pub mod records;
 pub mod rules;
 pub mod screen;
+pub mod stats;
+pub mod storage;
+pub mod theme;
+pub mod web;
 
 use bevy::prelude::*;
 
@@ -39,6 +47,15 @@ pub struct GamePlugin {
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
+        // First: the saved settings must be in place before the other plugins build on them.
+        // A demo (automation) never touches the player's own data unless given a folder.
+        let storage = match &self.args.data_dir {
+            Some(dir) => storage::Storage::in_dir(dir),
+            None if self.args.demo => storage::Storage::memory(),
+            None => storage::Storage::platform(),
+        };
+        // A demo is a fresh CPU game; everything else resumes the player's unfinished game.
+        persist::plugin(app, storage, !self.args.demo);
         app.add_plugins(LogicPlugin);
         app.add_plugins(bevy_egui::EguiPlugin::default());
         board::plugin(app);
@@ -48,6 +65,9 @@ impl Plugin for GamePlugin {
         hud::plugin(app);
         menu::plugin(app);
         pause::plugin(app);
+        records::plugin(app);
         cli::plugin(app, self.args.clone());
+        web::plugin(app);
+        stats::plugin(app);
     }
 }

@@ -5,7 +5,15 @@ use clap::Parser;
 use fanorona::{GamePlugin, cli::Args};
 
 fn main() -> AppExit {
-    let args = Args::parse();
+    let args = match Args::try_parse_from(fanorona::web::args()) {
+        Ok(args) => args,
+        // On the web a bad address option must not stop the game: play with the defaults.
+        Err(e) if fanorona::web::IN_BROWSER => {
+            warn!("ignoring the page's options: {e}");
+            Args::default()
+        }
+        Err(e) => e.exit(),
+    };
     if let Some(dir) = &args.export_sounds {
         return export_sounds(dir);
     }
@@ -14,8 +22,11 @@ fn main() -> AppExit {
             primary_window: Some(Window {
                 title: "Fanorona".into(),
                 resolution: (1280, 800).into(),
-                // On the web the canvas follows its page element, so the board can fit narrow screens.
+                // On the web: the page's canvas, following its element so the board fits narrow screens, and
+                // keeping touches and keys for the game (no page scrolling or zooming under a finger).
+                canvas: Some("#bevy".into()),
                 fit_canvas_to_parent: true,
+                prevent_default_event_handling: true,
                 ..default()
             }),
             ..default()

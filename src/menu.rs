@@ -5,13 +5,14 @@ use crate::audio::SoundSettings;
 use crate::board::BoardFrame;
 use crate::cli::Options;
 use crate::hud::{capitalise, colors, variant_name};
+use crate::i18n::{Lang, level_name, outcome_reason, result_text, side_name, t, tf};
 use crate::input::undo_action;
 use crate::rules::{AnimationsPending, GameState, MatchSetup, MoveRequest, NewGame, Player};
 use crate::screen::Screen;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::levels::Level;
-use fanorona_engine::{RelayRule, Rules, Side, Variant};
+use fanorona_engine::{GameResult, RelayRule, Rules, Side, Variant, Vela};
 
 /// Who plays in the game being set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +36,20 @@ pub struct SetupForm {
     pub level: u8,
     /// Rule options (variant included).
     pub rules: Rules,
+    /// A vela match: after a decided game the loser may claim a vela game.
+    pub vela_match: bool,
+}
+
+impl Default for SetupForm {
+    fn default() -> Self {
+        SetupForm {
+            mode: Mode::VsCpu,
+            colour: Side::White,
+            level: Level::Intermediate.number(),
+            rules: Rules::default(),
+            vela_match: false,
+        }
+    }
 }
 
 impl SetupForm {
@@ -47,7 +62,7 @@ impl SetupForm {
             Mode::VsCpu if self.colour == Side::White => [Player::Human, cpu],
             Mode::VsCpu => [cpu, Player::Human],
         };
-        MatchSetup { rules: self.rules, players, seed }
+        MatchSetup { rules: self.rules, players, seed, vela_match: self.vela_match }
     }
 }
 
@@ -69,13 +84,11 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-fn init_form(mut commands: Commands, options: Res<Options>) {
-    commands.insert_resource(SetupForm {
-        mode: Mode::VsCpu,
-        colour: Side::White,
-        level: options.0.level().number(),
-        rules: Rules::default(),
-    });
+/// The saved form (see `persist`) wins over the command line's default level, which only fills a fresh form.
+fn init_form(mut commands: Commands, options: Res<Options>, form: Option<Res<SetupForm>>) {
+    if form.is_none() {
+        commands.insert_resource(SetupForm { level: options.0.level().number(), ..SetupForm::default() });
+    }
 }
 
 /// Warm colours for egui, set once the context exists.
@@ -104,6 +117,7 @@ fn start_title_game(mut setup: ResMut<MatchSetup>, mut new: MessageWriter<NewGam
         rules: Rules::default(),
         players: [Player::Cpu(Level::Novice), Player::Cpu(Level::Novice)],
         seed: time.elapsed().as_nanos() as u64,
+        vela_match: false,
     };
     new.write(NewGame);
 }
@@ -153,29 +167,48 @@ fn centered(title: &str) -> egui::Window<'_> {
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
 }
 
-fn big_button(ui: &mut egui::Ui, text: &str) -> bool {
-    ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(text).size(18.0))).clicked()
+/// A large menu button with the text of `key`; its place is reported to the web page (for tests) under the
+/// key's last part.
+fn big_button(ui: &mut egui::Ui, key: &'static str) -> bool {
+    let r = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(t(key)).size(18.0)));
+    crate::web::button_at(key.rsplit('.').next().unwrap_or(key), r.rect);
+    r.clicked()
 }
 
-fn title(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>, mut exit: MessageWriter<AppExit>) -> Result {
+fn title(
+    mut contexts: EguiContexts,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+    resume: Res<crate::persist::Resume>,
+    mut resume_game: MessageWriter<crate::persist::ResumeGame>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     centered("title").show(ctx, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(8.0);
-            ui.label(egui::RichText::new("Fanorona").size(44.0).color(colors::GOLD));
-            ui.label(egui::RichText::new("the board game of Madagascar").size(16.0).color(colors::DIM));
+            ui.label(egui::RichText::new(t("app.title")).size(44.0).color(colors::GOLD));
+            ui.label(egui::RichText::new(t("menu.subtitle")).size(16.0).color(colors::DIM));
             ui.add_space(14.0);
-            if big_button(ui, "New game") {
+            if resume.unfinished() && big_button(ui, "persist.continue") {
+                resume_game.write(crate::persist::ResumeGame);
+            }
+            if big_button(ui, "menu.new_game") {
                 next.set(Screen::Setup);
             }
-            if big_button(ui, "Settings") {
+            if big_button(ui, "stats.button") {
+                next.set(Screen::Stats);
+            }
+            if big_button(ui, "menu.settings") {
                 next.set(Screen::Settings);
             }
-            if big_button(ui, "Rules") {
+            if big_button(ui, "menu.rules") {
                 next.set(Screen::Rules);
             }
+            if big_button(ui, "records.title") {
+                next.set(Screen::Records);
+            }
             #[cfg(not(target_arch = "wasm32"))]
-            if big_button(ui, "Quit") {
+            if big_button(ui, "menu.quit") {
                 exit.write(AppExit::Success);
             }
             ui.add_space(8.0);
@@ -198,64 +231,67 @@ fn setup_screen(
     let ctx = contexts.ctx_mut()?;
     centered("setup").show(ctx, |ui| {
         ui.set_width(380.0);
-        ui.label(egui::RichText::new("New game").size(26.0).color(colors::GOLD));
+        ui.label(egui::RichText::new(t("menu.new_game")).size(26.0).color(colors::GOLD));
         ui.add_space(6.0);
         egui::Grid::new("setup_grid").num_columns(2).spacing([16.0, 10.0]).show(ui, |ui| {
-            ui.label("Players");
+            ui.label(t("setup.players"));
             ui.vertical(|ui| {
-                ui.radio_value(&mut form.mode, Mode::VsCpu, "Against the CPU");
-                ui.radio_value(&mut form.mode, Mode::HotSeat, "Two players, one screen");
-                ui.radio_value(&mut form.mode, Mode::CpuVsCpu, "Watch the CPU play itself");
+                ui.radio_value(&mut form.mode, Mode::VsCpu, t("setup.vs_cpu"));
+                ui.radio_value(&mut form.mode, Mode::HotSeat, t("setup.hot_seat"));
+                ui.radio_value(&mut form.mode, Mode::CpuVsCpu, t("setup.cpu_vs_cpu"));
             });
             ui.end_row();
             if form.mode == Mode::VsCpu {
-                ui.label("You play");
+                ui.label(t("setup.you_play"));
                 ui.horizontal(|ui| {
-                    ui.radio_value(&mut form.colour, Side::White, "White");
-                    ui.radio_value(&mut form.colour, Side::Black, "Black");
+                    ui.radio_value(&mut form.colour, Side::White, side_name(Side::White));
+                    ui.radio_value(&mut form.colour, Side::Black, side_name(Side::Black));
                 });
                 ui.end_row();
             }
             if form.mode != Mode::HotSeat {
-                ui.label("CPU level");
+                ui.label(t("setup.cpu_level"));
                 ui.horizontal(|ui| {
                     ui.add(egui::Slider::new(&mut form.level, 1..=5).show_value(false));
-                    ui.label(Level::from_number(form.level).unwrap_or_default().name());
+                    ui.label(level_name(Level::from_number(form.level).unwrap_or_default()));
                 });
                 ui.end_row();
             }
-            ui.label("Board");
+            ui.label(t("setup.board"));
             ui.vertical(|ui| {
                 ui.radio_value(&mut form.rules.variant, Variant::Tsivy, variant_name(Variant::Tsivy));
                 ui.radio_value(&mut form.rules.variant, Variant::Dimy, variant_name(Variant::Dimy));
             });
             ui.end_row();
-            ui.label("Relays");
+            ui.label(t("setup.relays"));
             ui.vertical(|ui| {
-                ui.radio_value(&mut form.rules.relay, RelayRule::Default, "Standard (no point twice)");
-                ui.radio_value(&mut form.rules.relay, RelayRule::Lines, "Lines (no segment twice)");
+                ui.radio_value(&mut form.rules.relay, RelayRule::Default, t("setup.relay_default"));
+                ui.radio_value(&mut form.rules.relay, RelayRule::Lines, t("setup.relay_lines"));
             });
             ui.end_row();
-            ui.label("Options");
+            ui.label(t("setup.options"));
             ui.vertical(|ui| {
-                ui.checkbox(&mut form.rules.first_turn_no_relay, "First turn without relay");
-                ui.checkbox(&mut form.rules.single_first_capture, "Single first capture");
+                ui.checkbox(&mut form.rules.first_turn_no_relay, t("setup.first_turn_no_relay"));
+                ui.checkbox(&mut form.rules.single_first_capture, t("setup.single_first_capture"));
                 let mut black_first = form.rules.first_player == Side::Black;
-                if ui.checkbox(&mut black_first, "Black starts").changed() {
+                if ui.checkbox(&mut black_first, t("setup.black_starts")).changed() {
                     form.rules.first_player = if black_first { Side::Black } else { Side::White };
                 }
+                ui.checkbox(&mut form.vela_match, t("vela.match"));
             });
             ui.end_row();
         });
         ui.add_space(10.0);
         ui.horizontal(|ui| {
-            if ui.add_sized([120.0, 32.0], egui::Button::new("Start")).clicked() {
+            let start = ui.add_sized([120.0, 32.0], egui::Button::new(t("setup.start")));
+            crate::web::button_at("start", start.rect);
+            if start.clicked() {
                 let seed = options.0.seed.unwrap_or_else(|| time.elapsed().as_nanos() as u64);
                 *setup = form.to_setup(seed);
                 new.write(NewGame);
                 next.set(Screen::Playing);
             }
-            if ui.add_sized([120.0, 32.0], egui::Button::new("Back")).clicked() {
+            if ui.add_sized([120.0, 32.0], egui::Button::new(t("menu.back"))).clicked() {
                 next.set(Screen::Title);
             }
         });
@@ -263,38 +299,22 @@ fn setup_screen(
     Ok(())
 }
 
-/// The rules in short, for the rules screen and the pause window.
-pub const RULES_TEXT: &str = "\
-The board: 9 × 5 points joined by lines. Strong points (marked with a ring) are also joined diagonally.
-
-A turn: move one of your pieces one step along a line to an empty point.
-
-Capturing is compulsory. A step captures by approach when it stops just before an enemy piece in the \
-direction of travel, and by withdrawal when it moves directly away from an enemy piece. The enemy piece and \
-every enemy piece right behind it on that line are removed. If a step could do both, you choose one.
-
-Relay: after a capture the same piece may capture again, but not in the same direction twice in a row and \
-never onto a point it already stood on this turn. You may stop whenever you like (End turn, or Enter).
-
-A move that captures nothing (paika) is allowed only when no capture exists anywhere on the board.
-
-You lose with no pieces left, or no legal move. Three repetitions, or 100 turns without a capture, draw.
-
-Controls: click a piece, then a highlighted point. Red points capture, green ones do not. U undoes, \
-Escape cancels a selection or, with nothing selected, pauses.";
+/// The rules in short, for the rules screen and the pause window, in the current language: paragraphs separated
+/// by blank lines.
+pub fn rules_text() -> &'static str {
+    t("rules.body")
+}
 
 fn rules_screen(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // As large as the screen allows: the help scrolls, the title and Back button stay in view.
+    let screen = ctx.viewport_rect().size();
+    let (width, height) = ((screen.x - 40.0).clamp(260.0, 640.0), (screen.y - 130.0).max(120.0));
     centered("rules").show(ctx, |ui| {
-        ui.set_width(520.0);
-        ui.label(egui::RichText::new("How to play").size(26.0).color(colors::GOLD));
-        egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
-            for para in RULES_TEXT.split("\n\n") {
-                ui.label(para);
-                ui.add_space(4.0);
-            }
-        });
-        if ui.button("Back").clicked() {
+        ui.set_width(width);
+        ui.label(egui::RichText::new(t("rules.title")).size(26.0).color(colors::GOLD));
+        ui.allocate_ui(egui::vec2(width, height), crate::help::rules_ui);
+        if ui.button(t("menu.back")).clicked() {
             next.set(Screen::Title);
         }
     });
@@ -305,15 +325,21 @@ fn settings_screen(
     mut contexts: EguiContexts,
     mut speed: ResMut<AnimationSpeed>,
     mut sound: ResMut<SoundSettings>,
+    mut theme: ResMut<crate::theme::Theme>,
+    storage: Res<crate::storage::Storage>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     centered("settings").show(ctx, |ui| {
         ui.set_width(300.0);
-        ui.label(egui::RichText::new("Settings").size(26.0).color(colors::GOLD));
+        ui.label(egui::RichText::new(t("menu.settings")).size(26.0).color(colors::GOLD));
         settings_controls(ui, &mut speed, &mut sound);
+        ui.add_space(6.0);
+        theme_selector(ui, &mut theme);
+        ui.add_space(6.0);
+        ui.label(egui::RichText::new(tf("settings.data_dir", &[&storage.describe()])).small().color(colors::DIM));
         ui.add_space(8.0);
-        if ui.button("Back").clicked() {
+        if ui.button(t("menu.back")).clicked() {
             next.set(Screen::Title);
         }
     });
@@ -324,22 +350,22 @@ fn game_over(
     mut contexts: EguiContexts,
     frame: Res<BoardFrame>,
     state: Res<GameState>,
-    setup: Res<MatchSetup>,
+    mut setup: ResMut<MatchSetup>,
     mut new: MessageWriter<NewGame>,
     mut requests: MessageWriter<MoveRequest>,
     mut next: ResMut<NextState<Screen>>,
+    mut export: MessageWriter<crate::records::ExportRecord>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(outcome) = state.game().outcome() else { return Ok(()) };
     let headline = match outcome.result() {
         fanorona_engine::GameResult::Win(side) if setup.is_human(side) && setup.is_cpu(side.opponent()) => {
-            "You win!".to_string()
+            t("result.you_win")
         }
         fanorona_engine::GameResult::Win(side) if setup.is_cpu(side) && setup.is_human(side.opponent()) => {
-            "The CPU wins".to_string()
+            t("result.cpu_wins")
         }
-        fanorona_engine::GameResult::Win(side) => format!("{} wins", capitalise(side.name())),
-        fanorona_engine::GameResult::Draw => "Draw".to_string(),
+        result => result_text(result),
     };
     egui::Window::new("game over")
         .title_bar(false)
@@ -350,24 +376,39 @@ fn game_over(
         .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
                 ui.label(egui::RichText::new(headline).size(32.0).color(colors::GOLD));
-                // The outcome reads "white wins: black has no pieces left"; the headline already says who won.
-                let text = outcome.to_string();
-                let reason = text.split_once(": ").map_or(text.as_str(), |(_, r)| r);
-                ui.label(capitalise(reason));
-                ui.label(egui::RichText::new(format!("after {} turns", state.game().turns().len())).color(colors::DIM));
+                // The headline already says who won: this says why.
+                ui.label(capitalise(outcome_reason(outcome)));
+                let after = tf("over.after_turns", &[&state.game().turns().len()]);
+                ui.label(egui::RichText::new(after).color(colors::DIM));
                 ui.add_space(8.0);
-                if big_button(ui, "New game") {
+                if let Some((loser, vela)) = next_vela(&setup, state.game().rules(), outcome.result()) {
+                    let key = if state.game().rules().vela.is_some() { "vela.again" } else { "vela.claim" };
+                    let text = tf(key, &[&side_name(loser)]);
+                    let b = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(text).size(16.0)));
+                    crate::web::button_at("vela", b.rect);
+                    if b.clicked() {
+                        setup.rules.vela = Some(vela);
+                        new.write(NewGame);
+                        next.set(Screen::Playing);
+                    }
+                }
+                if big_button(ui, "menu.new_game") {
+                    // After a vela game (claimed or not), a plain new game is on equal terms.
+                    setup.rules.vela = None;
                     new.write(NewGame);
                     next.set(Screen::Playing);
                 }
-                if big_button(ui, "Change setup") {
+                if big_button(ui, "over.change_setup") {
                     next.set(Screen::Setup);
                 }
                 let human = Side::BOTH.iter().any(|s| setup.is_human(*s));
-                if human && !state.game().turns().is_empty() && big_button(ui, "Take back") {
+                if human && !state.game().turns().is_empty() && big_button(ui, "over.take_back") {
                     requests.write(MoveRequest::new(undo_action(&setup)));
                 }
-                if big_button(ui, "Title") {
+                if big_button(ui, "records.save") {
+                    export.write(crate::records::ExportRecord::Save);
+                }
+                if big_button(ui, "menu.title_screen") {
                     next.set(Screen::Title);
                 }
             });
@@ -375,10 +416,26 @@ fn game_over(
     Ok(())
 }
 
-/// The settings themselves, shared by the title's settings screen and the pause window: animation speed and sound
-/// volumes.
+/// The vela game that may follow a game with `result` under `rules` in a vela match: who claims it and its rules.
+/// The loser of a game claims one; whoever loses a vela game plays vela again; winning one restores equal terms.
+pub fn next_vela(setup: &MatchSetup, rules: &Rules, result: GameResult) -> Option<(Side, Vela)> {
+    let GameResult::Win(winner) = result else { return None };
+    if !setup.vela_match {
+        return None;
+    }
+    match rules.vela {
+        // The helped side (the earlier loser) won: equal terms again.
+        Some(v) if v.winner != winner => None,
+        _ => Some((winner.opponent(), Vela { winner, captured: 0 })),
+    }
+}
+
+/// The settings themselves, shared by the title's settings screen and the pause window: language, animation speed
+/// and sound volumes.
 pub fn settings_controls(ui: &mut egui::Ui, speed: &mut AnimationSpeed, sound: &mut ResMut<SoundSettings>) {
-    ui.label("Animation speed");
+    language_selector(ui);
+    ui.add_space(6.0);
+    ui.label(t("settings.animation_speed"));
     ui.horizontal(|ui| {
         for s in AnimationSpeed::ALL {
             ui.radio_value(speed, s, s.name());
@@ -386,4 +443,29 @@ pub fn settings_controls(ui: &mut egui::Ui, speed: &mut AnimationSpeed, sound: &
     });
     ui.add_space(6.0);
     crate::audio::volume_controls(ui, sound);
+}
+
+/// The board theme choice.
+pub fn theme_selector(ui: &mut egui::Ui, theme: &mut crate::theme::Theme) {
+    ui.horizontal(|ui| {
+        ui.label(t("settings.theme"));
+        for th in crate::theme::Theme::ALL {
+            ui.radio_value(theme, th, t(th.key()));
+        }
+    });
+}
+
+/// The language choice: every language by its own name. Changing it changes every text from the next frame on.
+fn language_selector(ui: &mut egui::Ui) {
+    let current = crate::i18n::language();
+    ui.horizontal(|ui| {
+        ui.label(t("settings.language"));
+        egui::ComboBox::from_id_salt("language").selected_text(current.native_name()).show_ui(ui, |ui| {
+            for lang in Lang::ALL {
+                if ui.selectable_label(lang == current, lang.native_name()).clicked() && lang != current {
+                    crate::i18n::set_language(lang);
+                }
+            }
+        });
+    });
 }

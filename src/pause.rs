@@ -6,7 +6,8 @@
 
 use crate::animation::AnimationSpeed;
 use crate::hud::colors;
-use crate::menu::RULES_TEXT;
+use crate::i18n::t;
+use crate::menu::rules_text;
 use crate::rules::NewGame;
 use crate::screen::{Pause, Screen};
 use bevy::prelude::*;
@@ -39,6 +40,7 @@ fn pause_window(
     mut new: MessageWriter<NewGame>,
     mut next_pause: ResMut<NextState<Pause>>,
     mut next_screen: ResMut<NextState<Screen>>,
+    mut export: MessageWriter<crate::records::ExportRecord>,
 ) -> Result {
     let Some(mut view) = view else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -48,33 +50,34 @@ fn pause_window(
     let response = egui::Modal::new("pause".into()).show(ctx, |ui| match *view {
         PauseView::Main => {
             ui.vertical_centered(|ui| {
-                ui.label(egui::RichText::new("Paused").size(28.0).color(colors::GOLD));
+                ui.label(egui::RichText::new(t("pause.title")).size(28.0).color(colors::GOLD));
                 ui.add_space(6.0);
-                if button(ui, "Resume") {
+                if button(ui, t("pause.resume")) {
                     next_pause.set(Pause::Running);
                 }
-                if button(ui, "New game") {
+                if button(ui, t("menu.new_game")) {
                     // The same players and rules; "Title" leads to a different setup.
                     new.write(NewGame);
                     next_pause.set(Pause::Running);
                 }
-                if button(ui, "Settings") {
+                if button(ui, t("menu.settings")) {
                     *view = PauseView::Settings;
                 }
-                if button(ui, "Rules") {
+                if button(ui, t("menu.rules")) {
                     *view = PauseView::Rules;
                 }
-                if button(ui, "Title") {
+                crate::records::export_buttons(ui, &mut export, button);
+                if button(ui, t("menu.title_screen")) {
                     next_screen.set(Screen::Title);
                 }
             });
         }
         PauseView::Settings => {
             ui.set_width(300.0);
-            ui.label(egui::RichText::new("Settings").size(24.0).color(colors::GOLD));
+            ui.label(egui::RichText::new(t("menu.settings")).size(24.0).color(colors::GOLD));
             crate::menu::settings_controls(ui, &mut speed, &mut sound);
             ui.add_space(8.0);
-            if ui.button("Back").clicked() {
+            if ui.button(t("menu.back")).clicked() {
                 *view = PauseView::Main;
             }
         }
@@ -82,15 +85,15 @@ fn pause_window(
             // Narrow windows get a narrower text column rather than a window wider than the screen.
             let width = (ctx.viewport_rect().width() - 60.0).clamp(240.0, 520.0);
             ui.set_width(width);
-            ui.label(egui::RichText::new("How to play").size(24.0).color(colors::GOLD));
+            ui.label(egui::RichText::new(t("rules.title")).size(24.0).color(colors::GOLD));
             let height = (ctx.viewport_rect().height() - 160.0).clamp(120.0, 420.0);
             egui::ScrollArea::vertical().max_height(height).show(ui, |ui| {
-                for para in RULES_TEXT.split("\n\n") {
+                for para in rules_text().split("\n\n") {
                     ui.label(para);
                     ui.add_space(4.0);
                 }
             });
-            if ui.button("Back").clicked() {
+            if ui.button(t("menu.back")).clicked() {
                 *view = PauseView::Main;
             }
         }

@@ -28,11 +28,13 @@ pub struct MatchSetup {
     pub players: [Player; 2],
     /// Seed of the CPU's random choices (noise, opening variety).
     pub seed: u64,
+    /// A vela match: after a decided game the loser may claim a vela (handicap) game.
+    pub vela_match: bool,
 }
 
 impl Default for MatchSetup {
     fn default() -> Self {
-        MatchSetup { rules: Rules::default(), players: [Player::Human, Player::Human], seed: 0 }
+        MatchSetup { rules: Rules::default(), players: [Player::Human, Player::Human], seed: 0, vela_match: false }
     }
 }
 
@@ -145,11 +147,17 @@ impl MoveRequest {
 #[derive(Message, Clone, Debug, Default)]
 pub struct NewGame;
 
+/// Replaces the game with `game` (a saved game resumed, a record imported), keeping the current [`MatchSetup`].
+#[derive(Message, Clone, Debug)]
+pub struct LoadGame(pub Game);
+
 /// A new game started (the pieces were respawned).
 #[derive(Message, Clone, Debug)]
 pub struct GameStarted {
     /// The board.
     pub variant: Variant,
+    /// Whether it is a game loaded part-way ([`LoadGame`]) rather than a new one.
+    pub loaded: bool,
 }
 
 /// A piece moved one step.
@@ -319,6 +327,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<AnimationsPending>()
         .add_message::<MoveRequest>()
         .add_message::<NewGame>()
+        .add_message::<LoadGame>()
         .add_message::<GameStarted>()
         .add_message::<StepPlayed>()
         .add_message::<PiecesCaptured>()
@@ -350,6 +359,7 @@ struct Out<'w> {
 
 fn start_new_games(
     mut requests: MessageReader<NewGame>,
+    mut loads: MessageReader<LoadGame>,
     setup: Res<MatchSetup>,
     mut state: ResMut<GameState>,
     mut index: ResMut<PieceIndex>,
@@ -357,14 +367,17 @@ fn start_new_games(
     captured: Query<Entity, With<Captured>>,
     mut out: Out,
 ) {
-    if requests.read().count() == 0 {
+    let new = requests.read().count() > 0;
+    // A load after a new game in the same frame wins: it is the more specific request.
+    let loaded = loads.read().last().map(|l| l.0.clone());
+    if !new && loaded.is_none() {
         return;
     }
-    state.game = Game::new(setup.rules);
+    state.game = loaded.clone().unwrap_or_else(|| Game::new(setup.rules));
     state.generation += 1;
     state.draw_offer = None;
     respawn_pieces(&state, &mut index, &mut commands, &captured);
-    out.started.write(GameStarted { variant: setup.rules.variant });
+    out.started.write(GameStarted { variant: state.game.rules().variant, loaded: loaded.is_some() });
     if let Some(outcome) = state.game.outcome() {
         out.ended.write(GameEnded { outcome });
     }

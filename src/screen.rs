@@ -1,4 +1,4 @@
-//! The screen state machine: title, new-game setup, playing, game over, rules and settings.
+//! The screen state machine: title, new-game setup, playing, game over, rules, settings, records and replay.
 
 use bevy::prelude::*;
 
@@ -19,6 +19,12 @@ pub enum Screen {
     Rules,
     /// Settings (animation speed, sound).
     Settings,
+    /// The saved game records, and loading one from a file or pasted text.
+    Records,
+    /// A loaded record replayed turn by turn; the board shows its position, nobody plays.
+    Replay,
+    /// The player's statistics.
+    Stats,
 }
 
 /// Whether the player's own game is on screen (playing or just over): the computed state that board highlights

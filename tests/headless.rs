@@ -68,7 +68,7 @@ fn app(setup: MatchSetup) -> App {
 }
 
 fn hot_seat(rules: Rules) -> MatchSetup {
-    MatchSetup { rules, players: [Player::Human, Player::Human], seed: 1 }
+    MatchSetup { rules, players: [Player::Human, Player::Human], seed: 1, vela_match: false }
 }
 
 fn send(app: &mut App, action: MoveAction) {
@@ -254,7 +254,7 @@ fn undo_redo_and_takeback_respawn_pieces() {
 }
 
 fn cpu_setup(white: Player, black: Player) -> MatchSetup {
-    MatchSetup { rules: Rules::default(), players: [white, black], seed: 3 }
+    MatchSetup { rules: Rules::default(), players: [white, black], seed: 3, vela_match: false }
 }
 
 /// Runs frames until `done` holds or `secs` pass.
@@ -391,5 +391,241 @@ fn taps_map_to_the_nearest_point_within_reach() {
         let mid = (layout.point_pos(0) + layout.point_pos(1)) / 2.0;
         assert_eq!(layout.point_at(mid), None);
         assert_eq!(layout.point_at(Vec2::new(100.0, 0.0)), None);
+    }
+}
+
+/// A hot-seat game on `rules` with the input plugin and a keyboard, on the playing screen.
+fn keyboard_app(rules: Rules) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin, LogicPlugin))
+        .insert_resource(fanorona::board::BoardLayout { variant: rules.variant })
+        .init_resource::<Log>()
+        .add_systems(Update, record.in_set(GameSet::Present));
+    fanorona::input::plugin(&mut app);
+    app.insert_resource(hot_seat(rules));
+    app.update();
+    app.world_mut().write_message(NewGame);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    assert_eq!(app.world().resource::<Log>().started, 1);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
+    app
+}
+
+/// Presses and releases a key, a frame each, as the window would report them.
+fn press(app: &mut App, key: KeyCode) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: key,
+            logical_key: Key::Unidentified(NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+    }
+}
+
+fn key_cursor(app: &App) -> Option<u8> {
+    app.world().resource::<fanorona::input::KeyCursor>().0
+}
+
+/// Moves the keyboard cursor to `target` with the arrow keys (the first press shows it).
+fn cursor_to(app: &mut App, target: u8) {
+    use fanorona_engine::geometry::coords;
+    if key_cursor(app).is_none() {
+        press(app, KeyCode::ArrowRight);
+    }
+    for _ in 0..20 {
+        let at = key_cursor(app).expect("the cursor is shown");
+        let ((f, r), (tf, tr)) = (coords(at), coords(target));
+        let key = match (tf.cmp(&f), tr.cmp(&r)) {
+            (std::cmp::Ordering::Greater, _) => KeyCode::ArrowRight,
+            (std::cmp::Ordering::Less, _) => KeyCode::ArrowLeft,
+            (_, std::cmp::Ordering::Greater) => KeyCode::ArrowUp,
+            (_, std::cmp::Ordering::Less) => KeyCode::ArrowDown,
+            _ => return,
+        };
+        press(app, key);
+    }
+    panic!("the cursor never reached {target}");
+}
+
+fn turns_played(app: &App) -> usize {
+    app.world().resource::<GameState>().game().turns().len()
+}
+
+fn pt(s: &str) -> u8 {
+    fanorona_engine::geometry::parse_point(s).unwrap()
+}
+
+/// Plays one step with the keyboard: select its piece (unless it relays), then act on its destination, answering
+/// the approach-or-withdrawal choice with A or W when the step could capture either way.
+fn play_with_keys(app: &mut App, step: Step) {
+    let pos = position(app);
+    if !pos.in_relay() {
+        cursor_to(app, step.from);
+        press(app, KeyCode::Enter);
+    }
+    cursor_to(app, step.to);
+    press(app, KeyCode::Space);
+    let ways = pos.steps().iter().filter(|s| s.from == step.from && s.to == step.to).count();
+    if ways == 2 {
+        press(app, if step.kind == StepKind::Approach { KeyCode::KeyA } else { KeyCode::KeyW });
+    }
+}
+
+#[test]
+fn keyboard_plays_an_approach_from_the_start() {
+    let mut app = keyboard_app(Rules::default());
+    let start = position(&app);
+    // The first arrow only shows the cursor, on a piece that can move.
+    press(&mut app, KeyCode::ArrowUp);
+    let shown = key_cursor(&app).expect("an arrow shows the cursor");
+    assert!(start.steps().iter().any(|s| s.from == shown));
+    assert_eq!(position(&app), start);
+    cursor_to(&mut app, pt("d2"));
+    press(&mut app, KeyCode::Enter);
+    cursor_to(&mut app, pt("e3"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(turns_played(&app), 1, "d2-e3 ends the turn");
+    let turn = app.world().resource::<GameState>().game().turns()[0].clone();
+    assert_eq!(turn, "d2-e3A".parse().unwrap());
+    let pos = position(&app);
+    assert_eq!(
+        (pos.piece_at(pt("e3")), pos.piece_at(pt("f4")), pos.piece_at(pt("g5"))),
+        (Some(Side::White), None, None)
+    );
+    assert!(log(&mut app).rejected.is_empty());
+    // U takes it back.
+    press(&mut app, KeyCode::KeyU);
+    assert_eq!(position(&app), start);
+}
+
+/// Plays first turns until the side to move has a turn of at least two steps, and returns it.
+fn reach_a_relay(app: &mut App) -> Turn {
+    for _ in 0..80 {
+        let turns = position(app).legal_turns();
+        if let Some(t) = turns.iter().find(|t| t.steps.iter().filter(|s| s.kind != StepKind::Stop).count() >= 2) {
+            return t.clone();
+        }
+        send(app, MoveAction::Turn(turns[0].clone()));
+    }
+    panic!("no relay came up");
+}
+
+#[test]
+fn keyboard_continues_a_relay_and_ends_it_with_e() {
+    let mut app = keyboard_app(Rules::default());
+    let turn = reach_a_relay(&mut app);
+    let before = turns_played(&app);
+    play_with_keys(&mut app, turn.steps[0]);
+    assert!(position(&app).in_relay(), "the relay goes on after {}", turn.steps[0]);
+    play_with_keys(&mut app, turn.steps[1]);
+    let game = app.world().resource::<GameState>().game();
+    let played: Vec<Step> = if game.turns().len() > before {
+        game.turns().last().unwrap().steps.clone()
+    } else {
+        game.pending_steps().to_vec()
+    };
+    assert_eq!(played[..2], turn.steps[..2]);
+    if position(&app).in_relay() {
+        assert_eq!(turns_played(&app), before);
+        press(&mut app, KeyCode::KeyE);
+    }
+    assert_eq!(turns_played(&app), before + 1, "E ends the relay");
+    assert!(log(&mut app).rejected.is_empty());
+}
+
+#[test]
+fn enter_on_the_relaying_piece_ends_the_turn() {
+    let mut app = keyboard_app(Rules::default());
+    let turn = reach_a_relay(&mut app);
+    let before = turns_played(&app);
+    play_with_keys(&mut app, turn.steps[0]);
+    assert!(position(&app).in_relay());
+    cursor_to(&mut app, turn.steps[0].to);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(turns_played(&app), before + 1, "Enter on the relaying piece ends the turn");
+    assert_eq!(app.world().resource::<GameState>().game().turns().last().unwrap().steps[0], turn.steps[0]);
+    assert!(log(&mut app).rejected.is_empty());
+}
+
+#[test]
+fn keyboard_answers_the_approach_or_withdrawal_choice() {
+    let mut app = keyboard_app(Rules::default());
+    let start = position(&app);
+    // d3-e3 captures f3 by approach or c3 by withdrawal: the step waits for the answer.
+    for (key, gone, kept) in [(KeyCode::KeyW, "c3", "f3"), (KeyCode::KeyA, "f3", "c3"), (KeyCode::Digit2, "c3", "f3")] {
+        cursor_to(&mut app, pt("d3"));
+        press(&mut app, KeyCode::Enter);
+        cursor_to(&mut app, pt("e3"));
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(position(&app), start, "the step waits for the choice");
+        assert_eq!(turns_played(&app), 0);
+        press(&mut app, key);
+        assert_eq!(turns_played(&app), 1, "{key:?} answers the choice");
+        let pos = position(&app);
+        assert_eq!((pos.piece_at(pt(gone)), pos.piece_at(pt(kept))), (None, Some(Side::Black)));
+        press(&mut app, KeyCode::KeyU);
+        assert_eq!(position(&app), start);
+    }
+    assert!(log(&mut app).rejected.is_empty());
+}
+
+#[test]
+fn backspace_cancels_and_escape_pauses() {
+    let mut app = keyboard_app(Rules::default());
+    let start = position(&app);
+    // A cancelled selection: the destination is then just an empty point.
+    cursor_to(&mut app, pt("d2"));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Backspace);
+    cursor_to(&mut app, pt("e3"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(position(&app), start);
+    // A cancelled choice: A then answers nothing.
+    cursor_to(&mut app, pt("d3"));
+    press(&mut app, KeyCode::Enter);
+    cursor_to(&mut app, pt("e3"));
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::KeyA);
+    assert_eq!(position(&app), start);
+    assert_eq!(turns_played(&app), 0);
+    assert!(log(&mut app).rejected.is_empty() && log(&mut app).steps.is_empty());
+    // Backspace with nothing picked does nothing; Escape pauses.
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Running);
+    press(&mut app, KeyCode::Escape);
+    assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Paused);
+}
+
+#[test]
+fn the_cursor_stays_on_either_board() {
+    for variant in [Variant::Tsivy, Variant::Dimy] {
+        let mut app = keyboard_app(Rules { variant, ..Rules::default() });
+        let g = variant.geometry();
+        press(&mut app, KeyCode::ArrowLeft);
+        for (key, corner) in
+            [(KeyCode::ArrowRight, (variant.width() - 1, 0)), (KeyCode::ArrowUp, (variant.width() - 1, 4))]
+        {
+            for _ in 0..12 {
+                press(&mut app, key);
+            }
+            if key == KeyCode::ArrowRight {
+                for _ in 0..6 {
+                    press(&mut app, KeyCode::ArrowDown);
+                }
+            }
+            assert_eq!(key_cursor(&app), g.point(corner.0, corner.1), "{variant}: {key:?}");
+        }
+        // H, J, K, L move it too.
+        press(&mut app, KeyCode::KeyH);
+        press(&mut app, KeyCode::KeyJ);
+        assert_eq!(key_cursor(&app), g.point(variant.width() - 2, 3));
     }
 }

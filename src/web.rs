@@ -1,0 +1,185 @@
+//! The bridge to the web page (`web/index.html`): events the page and its tests watch (ready, turns, the CPU's
+//! thinking), and the file and clipboard services a browser offers only to JavaScript. On the desktop the events
+//! go to the debug log and the services report that they are not there.
+
+use crate::cpu::CpuPlayer;
+use crate::rules::{GameEnded, GameState, MatchSetup, TurnEnded};
+use crate::screen::Screen;
+use bevy::prelude::*;
+
+#[cfg(target_arch = "wasm32")]
+mod js {
+    use wasm_bindgen::prelude::*;
+
+    // `catch`: a page without these functions gives an error, never a panic.
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaEvent, catch)]
+        pub fn event(kind: &str, detail: &str) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaDownload, catch)]
+        pub fn download(name: &str, text: &str) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaCopy, catch)]
+        pub fn copy(text: &str) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaPickFile, catch)]
+        pub fn pick_file() -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaTakeFile, catch)]
+        pub fn take_file() -> Result<Option<String>, JsValue>;
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaArgs, catch)]
+        pub fn args() -> Result<String, JsValue>;
+    }
+}
+
+/// Tells the page that `kind` happened (`detail` says more).
+pub fn event(kind: &str, detail: &str) {
+    #[cfg(target_arch = "wasm32")]
+    let _ = js::event(kind, detail);
+    #[cfg(not(target_arch = "wasm32"))]
+    debug!("page event {kind} {detail}");
+}
+
+/// Whether this build runs in a web page (downloads and file picking go through the page).
+pub const IN_BROWSER: bool = cfg!(target_arch = "wasm32");
+
+/// Offers `text` to the player as a downloaded file `name`; false where there is no page.
+pub fn download(name: &str, text: &str) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return js::download(name, text).is_ok();
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (name, text);
+        false
+    }
+}
+
+/// Puts `text` on the system clipboard; false where this build cannot.
+pub fn copy(text: &str) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return js::copy(text).is_ok();
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = text;
+        false
+    }
+}
+
+/// Opens the page's file picker; the chosen file's text arrives later through [`take_file`].
+pub fn pick_file() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return js::pick_file().is_ok();
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+/// The text of the file the player picked, once it is read.
+pub fn take_file() -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    return js::take_file().ok().flatten();
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// The program's arguments: the command line on the desktop, the page address's options on the web
+/// (`?level=5&demo` gives `--level 5 --demo`).
+pub fn args() -> Vec<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let query = js::args().unwrap_or_default();
+        std::iter::once("fanorona".to_string())
+            .chain(query.split('\n').filter(|a| !a.is_empty()).map(str::to_string))
+            .collect()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    std::env::args().collect()
+}
+
+/// Adds the page events.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout));
+}
+
+/// Says where each point of the board is on the page (CSS pixels), whenever that changes: what a test needs to
+/// click a point as a player would.
+fn announce_layout(
+    layout: Res<crate::board::BoardLayout>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    mut last: Local<String>,
+) {
+    let Ok((camera, tf)) = camera.single() else { return };
+    let points: Vec<String> = (0..64u8)
+        .filter(|&p| layout.variant.geometry().contains(p))
+        .filter_map(|p| {
+            let v = camera.world_to_viewport(tf, layout.point_pos(p).extend(0.0)).ok()?;
+            Some(format!("{}={:.0},{:.0}", fanorona_engine::geometry::point_name(p), v.x, v.y))
+        })
+        .collect();
+    let text = points.join(" ");
+    if text != *last {
+        event("layout", &text);
+        *last = text;
+    }
+}
+
+/// Says "ready" once the first frames are drawn, so that the page removes its loading screen only then.
+fn announce_ready(mut frames: Local<u32>) {
+    *frames += 1;
+    if *frames == 3 {
+        event("ready", "");
+    }
+}
+
+fn announce_play(
+    mut turns: MessageReader<TurnEnded>,
+    mut ended: MessageReader<GameEnded>,
+    cpu: Res<CpuPlayer>,
+    state: Res<GameState>,
+    setup: Res<MatchSetup>,
+    mut thinking: Local<bool>,
+    mut told: Local<Option<u64>>,
+) {
+    let now = cpu.thinking().is_some();
+    if now != *thinking {
+        *thinking = now;
+        event(if now { "thinking" } else { "thought" }, "");
+    }
+    for t in turns.read() {
+        event("turn", &format!("{} {} {}", t.number, t.side, t.turn));
+    }
+    for e in ended.read() {
+        event("gameover", &e.outcome.to_string());
+    }
+    // A person to move at the start of a turn: the one-step turns they can play with two unambiguous clicks.
+    let pos = state.position();
+    if setup.is_human(pos.side_to_move()) && !pos.in_relay() && !state.game().is_over() && *told != Some(state.generation())
+    {
+        *told = Some(state.generation());
+        let steps = pos.steps();
+        let clear: Vec<String> = steps
+            .iter()
+            .filter(|s| steps.iter().filter(|o| o.from == s.from && o.to == s.to).count() == 1)
+            .map(|s| s.to_string())
+            .collect();
+        event("legal", &clear.join(" "));
+    }
+}
+
+/// Tells the page where a button is (its centre, in CSS pixels), so that a test clicks it where a player would.
+pub fn button_at(id: &str, rect: bevy_egui::egui::Rect) {
+    use std::sync::Mutex;
+    static LAST: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    let at = format!("{:.0} {:.0}", rect.center().x, rect.center().y);
+    let Ok(mut last) = LAST.lock() else { return };
+    match last.iter_mut().find(|(k, _)| k == id) {
+        Some((_, v)) if *v == at => return,
+        Some((_, v)) => *v = at.clone(),
+        None => last.push((id.to_string(), at.clone())),
+    }
+    event("button", &format!("{id} {at}"));
+}
+
+fn announce_screens(screen: Option<Res<State<Screen>>>) {
+    if let Some(s) = screen
+        && s.is_changed()
+    {
+        event("screen", &format!("{:?}", s.get()));
+    }
+}
