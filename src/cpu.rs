@@ -121,6 +121,10 @@ pub struct CpuPlayer {
     pub cancelled: u64,
     /// Answers dropped because they were computed for another position.
     pub stale: u64,
+    /// The longest time one frame spent thinking in the last finished search (sliced thinking only; zero on the
+    /// thread pool): how long the CPU can hold a web page's frame.
+    pub longest_slice: Duration,
+    slice_max: Duration,
 }
 
 impl CpuPlayer {
@@ -200,9 +204,13 @@ fn drive_cpu(
         cpu.ready = None;
         cpu.stale += 1;
     }
-    if let Some(s) = &mut cpu.search
-        && let Some((searcher, turn)) = s.job.poll(*threading)
-    {
+    let polled = bevy::platform::time::Instant::now();
+    let answer = cpu.search.as_mut().and_then(|s| s.job.poll(*threading));
+    if matches!(*threading, CpuThreading::Sliced(_)) && cpu.search.is_some() {
+        cpu.slice_max = cpu.slice_max.max(polled.elapsed());
+    }
+    if let Some((searcher, turn)) = answer {
+        cpu.longest_slice = std::mem::take(&mut cpu.slice_max);
         let s = cpu.search.take().expect("checked");
         cpu.searchers[s.side.index()] = Some(searcher);
         match turn {
@@ -248,6 +256,7 @@ fn drive_cpu(
     });
     let job = Job::start(*threading, work);
     cpu.started += 1;
+    cpu.slice_max = Duration::ZERO;
     cpu.search = Some(Search { job, generation, hash: pos.hash(), side, stop, started: time.elapsed(), depth });
 }
 

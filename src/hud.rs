@@ -266,6 +266,7 @@ fn hud(
                         sel.choice = None;
                     }
                 });
+                ui.label(egui::RichText::new(t("keys.choice")).small().color(colors::DIM));
             });
     }
 

@@ -497,9 +497,10 @@ fn draw_highlights(
     if !now.in_game {
         return;
     }
-    // The keyboard cursor: a wide white ring outside every other highlight, on whoever's turn it is.
+    // The keyboard cursor: a wide white ring outside every other highlight, shown on either side's turn so that a
+    // player can aim while the other side moves.
     scoped.set(true);
-    if let Some(p) = cursor.0.filter(|&p| pos.geometry().contains(p)) {
+    if let Some(p) = cursor.0.filter(|&p| pos.geometry().contains(p) && !game.is_over()) {
         spawn(p, &meshes.ring, &mats.cursor, 0.52, OVER_Z + 0.02);
     }
     if now.busy || game.is_over() || !setup.is_human(pos.side_to_move()) {

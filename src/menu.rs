@@ -299,12 +299,6 @@ fn setup_screen(
     Ok(())
 }
 
-/// The rules in short, for the rules screen and the pause window, in the current language: paragraphs separated
-/// by blank lines.
-pub fn rules_text() -> &'static str {
-    t("rules.body")
-}
-
 fn rules_screen(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>) -> Result {
     let ctx = contexts.ctx_mut()?;
     // As large as the screen allows: the help scrolls, the title and Back button stay in view.

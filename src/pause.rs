@@ -7,7 +7,6 @@
 use crate::animation::AnimationSpeed;
 use crate::hud::colors;
 use crate::i18n::t;
-use crate::menu::rules_text;
 use crate::rules::NewGame;
 use crate::screen::{Pause, Screen};
 use bevy::prelude::*;
@@ -83,16 +82,11 @@ fn pause_window(
         }
         PauseView::Rules => {
             // Narrow windows get a narrower text column rather than a window wider than the screen.
-            let width = (ctx.viewport_rect().width() - 60.0).clamp(240.0, 520.0);
+            let width = (ctx.viewport_rect().width() - 60.0).clamp(240.0, 640.0);
             ui.set_width(width);
             ui.label(egui::RichText::new(t("rules.title")).size(24.0).color(colors::GOLD));
-            let height = (ctx.viewport_rect().height() - 160.0).clamp(120.0, 420.0);
-            egui::ScrollArea::vertical().max_height(height).show(ui, |ui| {
-                for para in rules_text().split("\n\n") {
-                    ui.label(para);
-                    ui.add_space(4.0);
-                }
-            });
+            let height = (ctx.viewport_rect().height() - 160.0).max(120.0);
+            ui.allocate_ui(egui::vec2(width, height), crate::help::rules_ui);
             if ui.button(t("menu.back")).clicked() {
                 *view = PauseView::Main;
             }

@@ -590,7 +590,10 @@ mod tests {
         assert_eq!(back.language, Lang::Mg);
         assert_eq!(back.theme, crate::theme::Theme::Night);
         let f = back.form();
-        assert_eq!((f.mode, f.colour, f.level, f.rules, f.vela_match), (Mode::HotSeat, Side::Black, 4, form.rules, true));
+        assert_eq!(
+            (f.mode, f.colour, f.level, f.rules, f.vela_match),
+            (Mode::HotSeat, Side::Black, 4, form.rules, true)
+        );
     }
 
     #[test]
@@ -649,12 +652,8 @@ mod tests {
             }
         }
         assert!(!game.pending_steps().is_empty(), "a relay in progress was found");
-        let setup = MatchSetup {
-            rules,
-            players: [Player::Human, Player::Cpu(Level::Advanced)],
-            seed: 42,
-            vela_match: true,
-        };
+        let setup =
+            MatchSetup { rules, players: [Player::Human, Player::Cpu(Level::Advanced)], seed: 42, vela_match: true };
         let doc = SavedGame::new(&game, &setup);
         let back: SavedGame = decode(&encode(&doc)).unwrap();
         assert_eq!(back, doc);
@@ -670,7 +669,11 @@ mod tests {
     fn stats_count_results_by_opponent() {
         let mut stats = Stats::default();
         let vs = |l: Level, human: Side| MatchSetup {
-            players: if human == Side::White { [Player::Human, Player::Cpu(l)] } else { [Player::Cpu(l), Player::Human] },
+            players: if human == Side::White {
+                [Player::Human, Player::Cpu(l)]
+            } else {
+                [Player::Cpu(l), Player::Human]
+            },
             ..MatchSetup::default()
         };
         stats.count_result(&vs(Level::Master, Side::Black), GameResult::Win(Side::Black));

@@ -23,7 +23,8 @@ enum Backend {
     Local,
     /// Memory (tests), shared by clones.
     Memory(Arc<Mutex<BTreeMap<String, String>>>),
-    /// Nowhere: no data folder could be found; nothing is kept.
+    /// Nowhere: no data folder could be found; nothing is kept. (A browser always has local storage.)
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Nowhere,
 }
 
@@ -220,10 +221,8 @@ impl Storage {
     /// Moves document `name` aside to a new name that no document has (`name.broken-1`, `-2`, …) and returns it.
     pub fn move_aside(&self, name: &str) -> Result<String, StorageError> {
         let existing = self.names();
-        let new = (1..)
-            .map(|i| format!("{name}.broken-{i}"))
-            .find(|n| !existing.contains(n))
-            .expect("an unused name exists");
+        let new =
+            (1..).map(|i| format!("{name}.broken-{i}")).find(|n| !existing.contains(n)).expect("an unused name exists");
         match &self.backend {
             Backend::Dir(dir) => {
                 std::fs::rename(file(dir, name), file(dir, &new)).map_err(|e| StorageError::Io(e.to_string()))?

@@ -133,13 +133,15 @@ fn announce_play(
     cpu: Res<CpuPlayer>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
+    busy: Res<crate::rules::AnimationsPending>,
     mut thinking: Local<bool>,
     mut told: Local<Option<u64>>,
 ) {
     let now = cpu.thinking().is_some();
     if now != *thinking {
         *thinking = now;
-        event(if now { "thinking" } else { "thought" }, "");
+        let detail = if now { String::new() } else { format!("{:.1}", cpu.longest_slice.as_secs_f64() * 1000.0) };
+        event(if now { "thinking" } else { "thought" }, &detail);
     }
     for t in turns.read() {
         event("turn", &format!("{} {} {}", t.number, t.side, t.turn));
@@ -149,8 +151,8 @@ fn announce_play(
     }
     // A person to move at the start of a turn: the one-step turns they can play with two unambiguous clicks.
     let pos = state.position();
-    if setup.is_human(pos.side_to_move()) && !pos.in_relay() && !state.game().is_over() && *told != Some(state.generation())
-    {
+    let ready = setup.is_human(pos.side_to_move()) && !pos.in_relay() && !state.game().is_over() && !busy.0;
+    if ready && *told != Some(state.generation()) {
         *told = Some(state.generation());
         let steps = pos.steps();
         let clear: Vec<String> = steps

@@ -26,7 +26,12 @@ fn app(screen: Screen) -> App {
         .init_resource::<Heard>()
         .add_systems(Last, listen);
     fanorona::audio::plugin(&mut app);
-    app.insert_resource(MatchSetup { rules: Rules::default(), players: [Player::Human, Player::Human], seed: 1, vela_match: false });
+    app.insert_resource(MatchSetup {
+        rules: Rules::default(),
+        players: [Player::Human, Player::Human],
+        seed: 1,
+        vela_match: false,
+    });
     app.insert_state(screen);
     app.update();
     app.world_mut().write_message(NewGame);

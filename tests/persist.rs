@@ -88,11 +88,7 @@ fn the_game_in_progress_is_resumed_at_the_next_start_mid_relay_included() {
     }
     // White starts a relay and stops in its middle: the save has the step played so far.
     let pos = *app.world().resource::<GameState>().position();
-    let relay = pos
-        .legal_turns()
-        .into_iter()
-        .find(|t| t.len() > 1)
-        .expect("the test position has a relay for White");
+    let relay = pos.legal_turns().into_iter().find(|t| t.len() > 1).expect("the test position has a relay for White");
     app.world_mut().write_message(MoveRequest::new(MoveAction::Step(relay.steps[0])));
     app.update();
     app.update();

@@ -37,25 +37,6 @@ pub const TABLE: &[(&str, &str)] = &[
     ("variant.tsivy", "Fanoron-Tsivy (9 × 5)"),
     ("variant.dimy", "Fanoron-Dimy (5 × 5)"),
     ("rules.title", "How to play"),
-    (
-        "rules.body",
-        "\
-        The board: 9 × 5 points joined by lines. Strong points (marked with a ring) are also joined \
-        diagonally.\n\n\
-        A turn: move one of your pieces one step along a line to an empty point.\n\n\
-        Capturing is compulsory. A step captures by approach when it stops just before an enemy piece in \
-        the direction of travel, and by withdrawal when it moves directly away from an enemy piece. The \
-        enemy piece and every enemy piece right behind it on that line are removed. If a step could do \
-        both, you choose one.\n\n\
-        Relay: after a capture the same piece may capture again, but not in the same direction twice in a \
-        row and never onto a point it already stood on this turn. You may stop whenever you like (End turn, \
-        or Enter).\n\n\
-        A move that captures nothing (paika) is allowed only when no capture exists anywhere on the board.\n\n\
-        You lose with no pieces left, or no legal move. Three repetitions, or 100 turns without a capture, \
-        draw.\n\n\
-        Controls: click a piece, then a highlighted point. Red points capture, green ones do not. U undoes, \
-        Escape cancels a selection or, with nothing selected, pauses.",
-    ),
     ("settings.language", "Language"),
     ("settings.animation_speed", "Animation speed"),
     ("speed.off", "Off"),

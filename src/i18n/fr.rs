@@ -37,27 +37,6 @@ pub const TABLE: &[(&str, &str)] = &[
     ("variant.tsivy", "Fanoron-Tsivy (9 × 5)"),
     ("variant.dimy", "Fanoron-Dimy (5 × 5)"),
     ("rules.title", "Comment jouer"),
-    (
-        "rules.body",
-        "\
-        Le plateau : 9 × 5 points reliés par des lignes. Les points forts (marqués d'un anneau) sont aussi \
-        reliés en diagonale.\n\n\
-        Un tour : déplacez une de vos pièces d'un pas le long d'une ligne, vers un point libre.\n\n\
-        La prise est obligatoire. Un déplacement fait une prise par approche quand il s'arrête juste devant \
-        une pièce adverse dans le sens de la marche, et une prise par éloignement quand il s'éloigne \
-        directement d'une pièce adverse. La pièce adverse et toutes les pièces adverses qui la suivent sans \
-        interruption sur cette ligne sont retirées. Si un déplacement permet les deux, vous choisissez.\n\n\
-        Rafle : après une prise, la même pièce peut prendre de nouveau, mais jamais deux fois de suite dans \
-        la même direction, ni sur un point où elle est déjà passée pendant ce tour. Vous pouvez vous \
-        arrêter quand vous le souhaitez (Fin du tour, ou Entrée).\n\n\
-        Un déplacement sans prise (paika) n'est permis que si aucune prise n'est possible sur tout le \
-        plateau.\n\n\
-        Vous perdez quand il ne vous reste aucune pièce ou aucun déplacement permis. Trois répétitions de \
-        la même position, ou 100 tours sans prise, donnent une partie nulle.\n\n\
-        Commandes : cliquez sur une pièce, puis sur un point en surbrillance. Les points rouges font une \
-        prise, les verts non. U annule le dernier coup ; Échap annule la sélection ou, si rien n'est \
-        sélectionné, met le jeu en pause.",
-    ),
     ("settings.language", "Langue"),
     ("settings.animation_speed", "Vitesse des animations"),
     ("speed.off", "Désactivées"),
@@ -260,7 +239,10 @@ pub const TABLE: &[(&str, &str)] = &[
     ("persist.settings_doc", "Vos réglages"),
     ("persist.stats_doc", "Vos statistiques"),
     ("persist.game_doc", "Votre partie enregistrée"),
-    ("persist.moved_aside", "{} n'ont pas pu être utilisés : {}. Le fichier a été conservé sous le nom « {} » et le jeu repart de zéro."),
+    (
+        "persist.moved_aside",
+        "{} n'ont pas pu être utilisés : {}. Le fichier a été conservé sous le nom « {} » et le jeu repart de zéro.",
+    ),
     ("persist.unreadable", "{} n'ont pas pu être lus : {}. Rien n'y a été changé."),
     ("persist.save_failed", "{} n'ont pas pu être enregistrés : {}."),
     ("persist.notice_title", "À savoir"),

@@ -37,29 +37,6 @@ pub const TABLE: &[(&str, &str)] = &[
     ("variant.tsivy", "Fanoron-Tsivy (9 × 5)"),
     ("variant.dimy", "Fanoron-Dimy (5 × 5)"),
     ("rules.title", "Fomba filalaovana"),
-    (
-        "rules.body",
-        "\
-        Ny takelaka: teboka 9 × 5 mifamatotra amin'ny tsipika. Ny teboka matanjaka (misy faribolana) dia \
-        mifamatotra amin'ny tsipika mitongilana koa.\n\n\
-        Ny anjara iray: afindrao dingana iray monja amin'ny tsipika ny iray amin'ireo vatonao, mankany \
-        amin'ny teboka malalaka.\n\n\
-        Tsy maintsy mihinana raha misy azo hohanina. Mihinana amin'ny fanatonana ny dingana iray rehefa \
-        mijanona eo akaikin'ny vaton'ny mpifanandrina eo anoloany izy, ary mihinana amin'ny fialana rehefa \
-        miala mivantana amin'ny vaton'ny mpifanandrina izy. Esorina io vato io sy ireo vaton'ny \
-        mpifanandrina rehetra manaraka azy tsy misy elanelana amin'io tsipika io. Raha afaka manao izy roa \
-        ny dingana iray, ianao no misafidy.\n\n\
-        Fihinanana mitohy: aorian'ny fihinanana, afaka mihinana indray ilay vato ihany, saingy tsy mandeha \
-        in-droa misesy amin'ny lalana iray, ary tsy mijanona amin'ny teboka efa nalaloany tamin'io anjara \
-        io. Afaka mijanona ianao amin'izay tianao (Tapitra ny anjara, na Enter).\n\n\
-        Ny dingana tsy mihinana (paika) dia azo atao raha tsy misy fihinanana azo atao na aiza na aiza \
-        amin'ny takelaka.\n\n\
-        Resy ianao raha lany ny vatonao, na tsy manana dingana azo atao intsony. Sahala ny lalao raha \
-        miverina in-telo ny toerana iray, na raha anjara 100 no lasa tsy nisy nihinana.\n\n\
-        Fampiasana: tsindrio ny vato iray, avy eo ny teboka iray misongadina. Mihinana ny teboka mena, tsy \
-        mihinana ny maitso. Ny U dia manafoana ny dingana farany; ny Escape dia manafoana ny safidy na, \
-        raha tsy misy voafidy, mampiato ny lalao.",
-    ),
     ("settings.language", "Fiteny"),
     ("settings.animation_speed", "Hafainganan'ny hetsika"),
     ("speed.off", "Tsy misy"),
@@ -273,7 +250,10 @@ pub const TABLE: &[(&str, &str)] = &[
     ("persist.settings_doc", "Ny fikirakiranao"),
     ("persist.stats_doc", "Ny antontan'isanao"),
     ("persist.game_doc", "Ny lalao notahirizinao"),
-    ("persist.moved_aside", "Tsy azo nampiasaina {} : {}. Notehirizina ho \"{}\" ilay rakitra ary manomboka indray ny lalao."),
+    (
+        "persist.moved_aside",
+        "Tsy azo nampiasaina {} : {}. Notehirizina ho \"{}\" ilay rakitra ary manomboka indray ny lalao.",
+    ),
     ("persist.unreadable", "Tsy voavaky {} : {}. Tsy nokitihina izy."),
     ("persist.save_failed", "Tsy voatahiry {} : {}."),
     ("persist.notice_title", "Fampahafantarana"),

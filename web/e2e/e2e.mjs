@@ -20,6 +20,7 @@ const level = Number(process.env.LEVEL || 5);
 const cpuTurns = Number(process.env.TURNS || 3);
 fs.mkdirSync(out, { recursive: true });
 
+let dumpEvents = null;
 function fail(msg) {
   console.error("E2E FAIL: " + msg);
   process.exitCode = 1;
@@ -122,21 +123,34 @@ try {
     requestAnimationFrame(loop);
   });
 
-  const events = () => page.evaluate(() => window.fanoronaEvents || []);
+  // Events since `since` (page time): the title's background game reports turns too.
+  let since = 0;
+  const events = () => page.evaluate(s => (window.fanoronaEvents || []).filter(e => e.t >= s), since);
+  dumpEvents = () => page.evaluate(() => window.fanoronaEvents || []).then(e => fs.writeFileSync(path.join(out, "events.json"), JSON.stringify(e, null, 1)));
   async function waitEvent(pred, what, timeoutMs) {
     const start = Date.now();
     for (;;) {
       const found = (await events()).find(pred);
       if (found) return found;
       if (errors.length) fail(`page error while waiting for ${what}: ${errors[0]}`);
-      if (Date.now() - start > timeoutMs) fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      if (Date.now() - start > timeoutMs) {
+        await dumpEvents();
+        fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      }
       await page.waitForTimeout(100);
     }
   }
+  // The board's points as last reported, once they have stayed put for a second (the camera eases into place).
   const layout = async () => {
-    const all = (await events()).filter(e => e.kind === "layout");
-    if (!all.length) fail("no board layout event");
-    return Object.fromEntries(all.at(-1).detail.split(" ").map(p => {
+    let last;
+    for (let i = 0; i < 100; i++) {
+      last = (await page.evaluate(() => window.fanoronaEvents.filter(e => e.kind === "layout"))).at(-1);
+      const now = await page.evaluate(() => performance.now());
+      if (last && now - last.t > 2500) break;
+      await page.waitForTimeout(200);
+    }
+    if (!last) fail("no board layout event");
+    return Object.fromEntries(last.detail.split(" ").map(p => {
       const [name, xy] = p.split("=");
       const [x, y] = xy.split(",").map(Number);
       return [name, { x, y }];
@@ -158,17 +172,36 @@ try {
 
   // Real clicks: the title's "New game", then the setup's start button (their positions come from the game's
   // own report of its buttons, the same as a player sees them).
+  // The latest report counts: egui lays a new window out over its first frames.
   const button = async id => {
-    const e = await waitEvent(x => x.kind === "button" && x.detail.startsWith(id + " "), `button ${id}`, 20000);
+    const match = x => x.kind === "button" && x.detail.startsWith(id + " ");
+    await waitEvent(match, `button ${id}`, 20000);
+    // Wait until the button has stayed put for a second.
+    let e;
+    for (let i = 0; i < 100; i++) {
+      e = (await events()).filter(match).at(-1);
+      const now = await page.evaluate(() => performance.now());
+      if (now - e.t > 2500) break;
+      await page.waitForTimeout(200);
+    }
     const [, x, y] = e.detail.split(" ").map(Number);
     return { x, y };
   };
+  figures.title_frames = await page.evaluate(() => {
+    const f = window.__frames.slice(-60);
+    let max = 0;
+    for (let i = 1; i < f.length; i++) max = Math.max(max, f[i] - f[i - 1]);
+    return { mean_ms: Math.round((f.at(-1) - f[0]) / (f.length - 1)), max_ms: Math.round(max) };
+  });
+  console.log("title frames", JSON.stringify(figures.title_frames));
   let b = await button("new_game");
   await page.mouse.click(b.x, b.y);
   await waitEvent(e => e.kind === "screen" && e.detail === "Setup", "the setup screen", 20000);
   b = await button("start");
+  await page.screenshot({ path: path.join(out, "setup.png") });
   await page.mouse.click(b.x, b.y);
-  await waitEvent(e => e.kind === "screen" && e.detail === "Playing", "the game screen", 20000);
+  const playing = await waitEvent(e => e.kind === "screen" && e.detail === "Playing", "the game screen", 20000);
+  since = playing.t;
   await page.waitForTimeout(1000);
 
   // The player (White) plays d2-e3 by clicking the piece, then the point.
@@ -186,7 +219,7 @@ try {
   const thinkTimes = [];
   for (let n = 0; n < cpuTurns; n++) {
     const before = (await turns()).length;
-    const think = await waitEvent(e => e.kind === "thinking" && e.t > (gaps.at(-1)?.end ?? 0), "the CPU to think", 30000);
+    const think = await waitEvent(e => e.kind === "thinking" && e.t > (gaps.at(-1)?.end ?? since), "the CPU to think", 30000);
     const thought = await waitEvent(e => e.kind === "thought" && e.t > think.t, "the CPU's answer", 60000);
     const frames = await page.evaluate(([a, b]) => window.__frames.filter(t => t >= a - 50 && t <= b + 50), [think.t, thought.t]);
     let max = 0;
@@ -196,7 +229,7 @@ try {
     await waitEvent(() => true, "", 1);
     const start = Date.now();
     while ((await turns()).length <= before) {
-      if (Date.now() - start > 30000) fail("the CPU's turn was not played");
+      if (Date.now() - start > 30000) { await dumpEvents(); fail("the CPU's turn was not played"); }
       await page.waitForTimeout(100);
     }
     // The player answers with the first legal-looking click sequence the game offers: a hint would be
@@ -230,6 +263,7 @@ try {
 
   // Reload: the game in progress comes back from local storage.
   const played = figures.turns_played;
+  since = 0;
   await page.reload();
   await waitEvent(e => e.kind === "ready", "the game to restart", 240000);
   const resumed = await waitEvent(e => e.kind === "resumed", "the saved game to resume", 20000);

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The web build's end-to-end test in Debian's headless Chromium (see web/e2e/e2e.mjs): builds web/dist when it is
+# missing (or when BUILD=1), installs Chromium and the test's npm packages when missing, then runs the test.
+# Screenshots, the console log and the measured figures land in web/e2e-out/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh chromium nodejs npm fonts-dejavu-core
+if [ ! -f web/dist/index.html ] || [ "${BUILD:-0}" = 1 ]; then
+  bash web/build.sh
+fi
+[ -d web/node_modules/playwright-core ] || (cd web && npm ci --no-audit --no-fund)
+node web/e2e/e2e.mjs
