@@ -339,7 +339,7 @@ fn rebuild_board(
             BoardPart,
             Text2d::new(text),
             TextFont::from_font_size(40.0),
-            TextColor(palette::LABEL.with_alpha(0.8)),
+            TextColor(palette.label.with_alpha(0.8)),
             Transform::from_translation(pos.extend(0.3)).with_scale(Vec3::splat(0.0055)),
         )
     };

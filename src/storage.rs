@@ -52,12 +52,11 @@ pub enum StorageError {
 
 impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::i18n::tf;
         match self {
-            StorageError::Io(e) => write!(f, "it could not be read or written ({e})"),
-            StorageError::Malformed(e) => write!(f, "it is damaged or was edited badly ({e})"),
-            StorageError::Version { found, expected } => {
-                write!(f, "it is from another version of the game (format {found}, this game reads {expected})")
-            }
+            StorageError::Io(e) => f.write_str(&tf("storage.io", &[e])),
+            StorageError::Malformed(e) => f.write_str(&tf("storage.malformed", &[e])),
+            StorageError::Version { found, expected } => f.write_str(&tf("storage.version", &[found, expected])),
         }
     }
 }

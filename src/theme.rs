@@ -77,7 +77,8 @@ impl Theme {
                 frame: Color::srgb(0.62, 0.50, 0.34),
                 wood: Color::srgb(0.93, 0.86, 0.70),
                 line: Color::srgb(0.30, 0.22, 0.14),
-                label: Color::srgb(0.99, 0.95, 0.85),
+                // The coordinates sit on the pale surface's margin: dark, unlike the other themes.
+                label: Color::srgb(0.36, 0.26, 0.16),
                 tray: Color::srgb(0.48, 0.38, 0.25),
                 grain: (Color::srgba(0.55, 0.42, 0.25, 0.08), Color::srgba(1.0, 1.0, 1.0, 0.10)),
                 point: Color::srgb(0.80, 0.68, 0.48),

@@ -4,7 +4,9 @@
 # Screenshots, the console log and the measured figures land in web/e2e-out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh chromium nodejs npm fonts-dejavu-core
+# Node.js and npm come from Debian only where no other install provides them (mixing the two breaks apt).
+node_pkgs=(); command -v node >/dev/null 2>&1 || node_pkgs+=(nodejs); command -v npm >/dev/null 2>&1 || node_pkgs+=(npm)
+source scripts/setup.sh chromium "${node_pkgs[@]}"
 if [ ! -f web/dist/index.html ] || [ "${BUILD:-0}" = 1 ]; then
   bash web/build.sh
 fi

@@ -221,7 +221,7 @@ pub const TABLE: &[(&str, &str)] = &[
     ("persist.settings_doc", "Your settings"),
     ("persist.stats_doc", "Your statistics"),
     ("persist.game_doc", "Your saved game"),
-    ("persist.moved_aside", "{} could not be used: {}. The file was kept as \"{}\" and the game starts afresh."),
+    ("persist.moved_aside", "{} could not be used: {}. The file was kept as \"{}\" and the game starts normally."),
     ("persist.unreadable", "{} could not be read: {}. It was left untouched."),
     ("persist.save_failed", "{} could not be saved: {}."),
     ("persist.notice_title", "Note"),
@@ -293,4 +293,7 @@ pub const TABLE: &[(&str, &str)] = &[
     ("records.start_position", "start position"),
     ("records.play_from_here", "Play from here"),
     ("records.keys", "Arrow keys: turn by turn · Home / End: start and end · Escape: back"),
+    ("storage.io", "it could not be read or written ({})"),
+    ("storage.malformed", "it is damaged or was edited badly ({})"),
+    ("storage.version", "it is from another version of the game (format {}, this game reads {})"),
 ];

@@ -247,9 +247,9 @@ pub const TABLE: &[(&str, &str)] = &[
         Milalao amin'ny fitendry: ny bokotra zana-tsipika no mamindra ny cursor, Enter no misafidy sy \
         manamafy, Backspace na Escape no manafoana.",
     ),
-    ("persist.settings_doc", "Ny fikirakiranao"),
-    ("persist.stats_doc", "Ny antontan'isanao"),
-    ("persist.game_doc", "Ny lalao notahirizinao"),
+    ("persist.settings_doc", "ny fikirakiranao"),
+    ("persist.stats_doc", "ny antontan'isanao"),
+    ("persist.game_doc", "ny lalao notahirizinao"),
     (
         "persist.moved_aside",
         "Tsy azo nampiasaina {} : {}. Notehirizina ho \"{}\" ilay rakitra ary manomboka indray ny lalao.",
@@ -329,4 +329,7 @@ pub const TABLE: &[(&str, &str)] = &[
     ("records.start_position", "toerana fanombohana"),
     ("records.play_from_here", "Milalao manomboka eto"),
     ("records.keys", "Zana-tsipika : anjara tsirairay · Home / End : fiandohana sy fiafarana · Escape : miverina"),
+    ("storage.io", "tsy azo novakiana na nosoratana ({})"),
+    ("storage.malformed", "simba na diso fanovana ilay rakitra ({})"),
+    ("storage.version", "avy amin'ny dikan-teny hafa amin'ny lalao izy (endrika {}, ity lalao ity dia mamaky ny {})"),
 ];
