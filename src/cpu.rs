@@ -244,7 +244,7 @@ fn drive_cpu(
     let mut thinking = Thinking::new(level, searcher, &pos, &history, seed, limits.0);
     if matches!(*threading, CpuThreading::Sliced(_)) {
         // One turn's search of the master's opening variety cannot be cut into slices: keep it short.
-        thinking = thinking.with_variety_depth(4);
+        thinking = thinking.with_variety_depth(3);
     }
     let stop = thinking.stop_flag();
     let mut thinking = Some(thinking);

@@ -372,35 +372,19 @@ pub struct ResumeGame;
 /// Adds persistence, loading the settings into the app at once. `resume` says whether an unfinished saved game
 /// is resumed at start.
 pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
-    let mut notices = Notices::default();
-    let settings = match storage.load::<SettingsDoc>() {
-        Loaded::Found(doc) => Some(doc),
-        Loaded::Missing => None,
-        Loaded::MovedAside { error, kept_as } => {
-            notices.0.push(moved_aside_notice(i18n::t("persist.settings_doc"), &error, kept_as.as_deref()));
-            None
-        }
-    };
+    let mut problems = Vec::new();
+    let settings = found(storage.load::<SettingsDoc>(), "persist.settings_doc", &mut problems);
+    let stats = found(storage.load::<Stats>(), "persist.stats_doc", &mut problems);
+    let saved = found(storage.load::<SavedGame>(), "persist.game_doc", &mut problems);
     let settings = settings.unwrap_or_else(|| SettingsDoc { language: i18n::system_language(), ..default() });
+    // The language first, so that the notices below are in it.
     i18n::set_language(settings.language);
     app.insert_resource(settings.speed()).insert_resource(settings.sound()).insert_resource(settings.theme);
     app.insert_resource(settings.form());
-    let stats = match storage.load::<Stats>() {
-        Loaded::Found(s) => s,
-        Loaded::Missing => Stats::default(),
-        Loaded::MovedAside { error, kept_as } => {
-            notices.0.push(moved_aside_notice(i18n::t("persist.stats_doc"), &error, kept_as.as_deref()));
-            Stats::default()
-        }
-    };
-    let saved = match storage.load::<SavedGame>() {
-        Loaded::Found(g) => Some(g),
-        Loaded::Missing => None,
-        Loaded::MovedAside { error, kept_as } => {
-            notices.0.push(moved_aside_notice(i18n::t("persist.game_doc"), &error, kept_as.as_deref()));
-            None
-        }
-    };
+    let stats = stats.unwrap_or_default();
+    let notices = Notices(
+        problems.iter().map(|(what, error, kept)| moved_aside_notice(i18n::t(what), error, kept.as_deref())).collect(),
+    );
     if let Some(e) = saved.as_ref().and_then(|s| s.restore().err()) {
         error!("the saved game passed its check but does not restore: {e}");
     }
@@ -421,6 +405,21 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
         app.add_systems(Startup, |mut w: MessageWriter<ResumeGame>| {
             w.write(ResumeGame);
         });
+    }
+}
+
+/// A document that could not be used: the key of its name, the error, and the name it is kept under.
+type Problem = (&'static str, crate::storage::StorageError, Option<String>);
+
+/// The document if it was found; a document moved aside is noted in `problems` (as `what`).
+fn found<D: Document>(loaded: Loaded<D>, what: &'static str, problems: &mut Vec<Problem>) -> Option<D> {
+    match loaded {
+        Loaded::Found(d) => Some(d),
+        Loaded::Missing => None,
+        Loaded::MovedAside { error, kept_as } => {
+            problems.push((what, error, kept_as));
+            None
+        }
     }
 }
 

@@ -12,6 +12,8 @@
     },
   });
   window.AudioContext = Wrapped;
+  // For the page's tests: the states of the contexts ("suspended" until the first gesture, then "running").
+  window.fanoronaAudioStates = () => contexts.map(c => c.state);
   window.webkitAudioContext = Wrapped;
   const events = ["pointerdown", "pointerup", "touchstart", "touchend", "mousedown", "keydown", "click"];
   function resume() {

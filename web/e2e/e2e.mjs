@@ -110,7 +110,7 @@ const browser = await chromium.launch({
 });
 const figures = {};
 try {
-  const context = await browser.newContext({ viewport: { width: vw, height: vh }, hasTouch: false });
+  const context = await browser.newContext({ viewport: { width: vw, height: vh }, hasTouch: true });
   const page = await context.newPage();
   const errors = [];
   const log = [];
@@ -197,8 +197,15 @@ try {
     return { mean_ms: Math.round((f.at(-1) - f[0]) / (f.length - 1)), max_ms: Math.round(max) };
   });
   console.log("title frames", JSON.stringify(figures.title_frames));
+  figures.audio_before_click = await page.evaluate(() => window.fanoronaAudioStates());
   let b = await button("new_game");
   await page.mouse.click(b.x, b.y);
+  await page.waitForTimeout(500);
+  // Sound starts with the first click: the game's audio context is running now.
+  figures.audio_after_click = await page.evaluate(() => window.fanoronaAudioStates());
+  if (!figures.audio_after_click.length || figures.audio_after_click.some(s => s !== "running")) {
+    fail(`audio did not start at the first click: ${JSON.stringify(figures.audio_after_click)}`);
+  }
   await waitEvent(e => e.kind === "screen" && e.detail === "Setup", "the setup screen", 20000);
   b = await button("start");
   await page.screenshot({ path: path.join(out, "setup.png") });
@@ -241,11 +248,15 @@ try {
     const mine = await waitEvent(e => e.kind === "legal" && e.t > thought.t, "the player's legal turns", 20000);
     const steps = mine.detail.split(" ")[0].split("-");
     const pts2 = await layout();
+    // From the second answer on, the player taps a touch screen instead of clicking.
+    const touch = n >= 1;
     for (const name of steps) {
       const p = pts2[name.replace(/[AW]$/, "")];
-      await page.mouse.click(p.x, p.y);
+      if (touch) await page.touchscreen.tap(p.x, p.y);
+      else await page.mouse.click(p.x, p.y);
       await page.waitForTimeout(300);
     }
+    if (touch) figures.touch_turns = (figures.touch_turns || 0) + 1;
     // A capture that could go on leaves the relay open: end the turn with Enter, as a player would.
     const t1 = Date.now();
     let pressed = false;
