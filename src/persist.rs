@@ -376,11 +376,14 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
     let settings = found(storage.load::<SettingsDoc>(), "persist.settings_doc", &mut problems);
     let stats = found(storage.load::<Stats>(), "persist.stats_doc", &mut problems);
     let saved = found(storage.load::<SavedGame>(), "persist.game_doc", &mut problems);
+    // A saved new-game form wins over the command line's default level; without one the menus make their own.
+    if let Some(doc) = &settings {
+        app.insert_resource(doc.form());
+    }
     let settings = settings.unwrap_or_else(|| SettingsDoc { language: i18n::system_language(), ..default() });
     // The language first, so that the notices below are in it.
     i18n::set_language(settings.language);
     app.insert_resource(settings.speed()).insert_resource(settings.sound()).insert_resource(settings.theme);
-    app.insert_resource(settings.form());
     let stats = stats.unwrap_or_default();
     let notices = Notices(
         problems.iter().map(|(what, error, kept)| moved_aside_notice(i18n::t(what), error, kept.as_deref())).collect(),
@@ -460,12 +463,13 @@ fn save_settings(
     speed: Res<AnimationSpeed>,
     sound: Res<SoundSettings>,
     theme: Res<crate::theme::Theme>,
-    form: Res<SetupForm>,
+    form: Option<Res<SetupForm>>,
     time: Res<Time<Real>>,
     mut last: Local<Option<SettingsDoc>>,
     mut pending: Local<Option<(SettingsDoc, f32)>>,
     mut notices: ResMut<Notices>,
 ) {
+    let form = form.map(|f| f.clone()).unwrap_or_default();
     let doc = SettingsDoc::from_parts(i18n::language(), *speed, &sound, *theme, &form);
     let Some(saved) = last.as_ref() else {
         // The first frame's settings are what was loaded: nothing to save.

@@ -134,7 +134,7 @@ fn settings_survive_a_restart() {
     *app.world_mut().resource_mut::<AnimationSpeed>() = AnimationSpeed::Fast;
     app.world_mut().resource_mut::<SoundSettings>().music = 0.1;
     *app.world_mut().resource_mut::<Theme>() = Theme::Sand;
-    app.world_mut().resource_mut::<SetupForm>().level = 5;
+    app.insert_resource(SetupForm { level: 5, ..SetupForm::default() });
     i18n::set_language(Lang::Fr);
     // Saved a moment after the last change.
     let until = std::time::Instant::now() + std::time::Duration::from_millis(700);
