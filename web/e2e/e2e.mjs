@@ -138,6 +138,7 @@ try {
       if (errors.length) fail(`page error while waiting for ${what}: ${errors[0]}`);
       if (Date.now() - start > timeoutMs) {
         await dumpEvents();
+        await page.screenshot({ path: path.join(out, "failure.png") });
         fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
       }
       await page.waitForTimeout(100);
