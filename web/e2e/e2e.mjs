@@ -161,6 +161,15 @@ try {
     }));
   };
   const turns = async () => (await events()).filter(e => e.kind === "turn");
+  // A click as a person makes it: move, then hold the button a moment (a press and release in the same
+  // instant can fall into one frame, which a person's click never does).
+  const click = async (x, y) => {
+    await page.mouse.move(x, y);
+    await page.waitForTimeout(60);
+    await page.mouse.down();
+    await page.waitForTimeout(120);
+    await page.mouse.up();
+  };
 
   const t0 = Date.now();
   await page.goto(`${base}?level=${level}`);
@@ -200,7 +209,7 @@ try {
   console.log("title frames", JSON.stringify(figures.title_frames));
   figures.audio_before_click = await page.evaluate(() => window.fanoronaAudioStates());
   let b = await button("new_game");
-  await page.mouse.click(b.x, b.y);
+  await click(b.x, b.y);
   await page.waitForTimeout(500);
   // Sound starts with the first click: the game's audio context is running now.
   figures.audio_after_click = await page.evaluate(() => window.fanoronaAudioStates());
@@ -210,16 +219,16 @@ try {
   await waitEvent(e => e.kind === "screen" && e.detail === "Setup", "the setup screen", 20000);
   b = await button("start");
   await page.screenshot({ path: path.join(out, "setup.png") });
-  await page.mouse.click(b.x, b.y);
+  await click(b.x, b.y);
   const playing = await waitEvent(e => e.kind === "screen" && e.detail === "Playing", "the game screen", 20000);
   since = playing.t;
   await page.waitForTimeout(1000);
 
   // The player (White) plays d2-e3 by clicking the piece, then the point.
   const pts = await layout();
-  await page.mouse.click(pts.d2.x, pts.d2.y);
+  await click(pts.d2.x, pts.d2.y);
   await page.waitForTimeout(400);
-  await page.mouse.click(pts.e3.x, pts.e3.y);
+  await click(pts.e3.x, pts.e3.y);
   await waitEvent(e => e.kind === "turn" && e.detail.startsWith("1 "), "the player's first turn", 20000);
   const board = await page.screenshot({ path: path.join(out, "board.png") });
   const boardStats = colourStats(board);
@@ -254,7 +263,7 @@ try {
     for (const name of steps) {
       const p = pts2[name.replace(/[AW]$/, "")];
       if (touch) await page.touchscreen.tap(p.x, p.y);
-      else await page.mouse.click(p.x, p.y);
+      else await click(p.x, p.y);
       await page.waitForTimeout(300);
     }
     if (touch) figures.touch_turns = (figures.touch_turns || 0) + 1;
@@ -266,7 +275,11 @@ try {
         await page.keyboard.press("Enter");
         pressed = true;
       }
-      if (Date.now() - t1 > 20000) fail("the player's clicked turn was not played");
+      if (Date.now() - t1 > 20000) {
+        await dumpEvents();
+        await page.screenshot({ path: path.join(out, "failure.png") });
+        fail(`the player's ${touch ? "tapped" : "clicked"} turn ${steps.join("-")} was not played`);
+      }
       await page.waitForTimeout(100);
     }
   }
