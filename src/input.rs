@@ -112,16 +112,22 @@ fn read_pointer(
     if sel.hovered != hovered {
         sel.hovered = hovered;
     }
+    // One point clicked at most once a frame: a browser can report a tap both as a touch and as the mouse, and a
+    // second click on a selected piece would take the selection back.
+    let mut clicked: Vec<u8> = Vec::new();
     if mouse.just_released(MouseButton::Left)
         && let Some(p) = cursor.and_then(point_at)
     {
-        out.write(PointClicked(p));
+        clicked.push(p);
     }
     for touch in touches.iter_just_released() {
-        if let Some(p) = point_at(touch.position()) {
-            out.write(PointClicked(p));
+        if let Some(p) = point_at(touch.position())
+            && !clicked.contains(&p)
+        {
+            clicked.push(p);
         }
     }
+    out.write_batch(clicked.into_iter().map(PointClicked));
 }
 
 /// Whether a person may act now: their turn, nothing animating, the game running.

@@ -3,7 +3,7 @@
 //! go to the debug log and the services report that they are not there.
 
 use crate::cpu::CpuPlayer;
-use crate::rules::{GameEnded, GameState, MatchSetup, TurnEnded};
+use crate::rules::{GameEnded, GameState, MatchSetup, RelayContinues, TurnEnded};
 use crate::screen::Screen;
 use bevy::prelude::*;
 
@@ -130,6 +130,7 @@ fn announce_ready(mut frames: Local<u32>) {
 fn announce_play(
     mut turns: MessageReader<TurnEnded>,
     mut ended: MessageReader<GameEnded>,
+    mut relays: MessageReader<RelayContinues>,
     cpu: Res<CpuPlayer>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
@@ -148,6 +149,9 @@ fn announce_play(
     }
     for e in ended.read() {
         event("gameover", &e.outcome.to_string());
+    }
+    if relays.read().count() > 0 {
+        event("relay", "");
     }
     // A person to move at the start of a turn: the one-step turns they can play with two unambiguous clicks.
     let pos = state.position();

@@ -267,13 +267,26 @@ try {
       await page.waitForTimeout(300);
     }
     if (touch) figures.touch_turns = (figures.touch_turns || 0) + 1;
-    // A capture that could go on leaves the relay open: end the turn with Enter, as a player would.
     const t1 = Date.now();
     let pressed = false;
+    let retried = false;
     while ((await turns()).length < before + 2) {
-      if (!pressed && Date.now() - t1 > 4000) {
+      // A capture that could go on leaves the relay open: end the turn with Enter, as a player would.
+      const relay = (await events()).some(e => e.kind === "relay" && e.t > mine.t);
+      if (!pressed && relay) {
         await page.keyboard.press("Enter");
         pressed = true;
+      }
+      // Nothing happened: do it again, as a player whose click did not take would (counted in the figures).
+      if (!retried && !relay && Date.now() - t1 > 6000) {
+        retried = true;
+        figures.repeated_turns = (figures.repeated_turns || 0) + 1;
+        for (const name of steps) {
+          const p = pts2[name.replace(/[AW]$/, "")];
+          if (touch) await page.touchscreen.tap(p.x, p.y);
+          else await click(p.x, p.y);
+          await page.waitForTimeout(300);
+        }
       }
       if (Date.now() - t1 > 20000) {
         await dumpEvents();
