@@ -268,14 +268,16 @@ try {
     }
     if (touch) figures.touch_turns = (figures.touch_turns || 0) + 1;
     const t1 = Date.now();
-    let pressed = false;
+    let pressed = 0;
     let retried = false;
     while ((await turns()).length < before + 2) {
       // A capture that could go on leaves the relay open: end the turn with Enter, as a player would.
-      const relay = (await events()).some(e => e.kind === "relay" && e.t > mine.t);
-      if (!pressed && relay) {
+      // (Once the step's animation is over: the game takes no input while pieces move.)
+      const relay = (await events()).filter(e => e.kind === "relay" && e.t > mine.t).at(-1);
+      const now = await page.evaluate(() => performance.now());
+      if (relay && now - relay.t > 2500 && now - pressed > 4000) {
         await page.keyboard.press("Enter");
-        pressed = true;
+        pressed = now;
       }
       // Nothing happened: do it again, as a player whose click did not take would (counted in the figures).
       if (!retried && !relay && Date.now() - t1 > 6000) {
