@@ -294,7 +294,9 @@ fn handle_keys(
             cursor.0 = Some(to);
         }
     }
-    let can_act = human_to_move(&state, &setup, &busy);
+    // Ending one's own relay needs no wait for the step's animation: the rules take it at once and the animation
+    // plays the turn's end after the step, so a quick Enter is never lost.
+    let can_end = !state.game().is_over() && setup.is_human(pos.side_to_move()) && pos.in_relay();
     if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::NumpadEnter]) {
         match cursor.0 {
             // In a relay, acting anywhere but on a way the relay can go (or a line of the pending choice) ends it.
@@ -303,7 +305,7 @@ fn handle_keys(
                     && sel.choice.is_none()
                     && !pos.steps().iter().any(|s| s.kind != StepKind::Stop && s.to == p) =>
             {
-                if can_act {
+                if can_end {
                     requests.write(MoveRequest::new(MoveAction::EndTurn));
                 }
             }
@@ -311,7 +313,7 @@ fn handle_keys(
                 clicks.write(PointClicked(p));
             }
             None if pos.in_relay() => {
-                if can_act {
+                if can_end {
                     requests.write(MoveRequest::new(MoveAction::EndTurn));
                 }
             }
@@ -319,7 +321,7 @@ fn handle_keys(
             None => cursor.0 = Some(cursor_start(pos, &sel)),
         }
     }
-    if keys.just_pressed(KeyCode::KeyE) && can_act && pos.in_relay() {
+    if keys.just_pressed(KeyCode::KeyE) && can_end {
         requests.write(MoveRequest::new(MoveAction::EndTurn));
     }
     if let Some((a, w)) = sel.choice {
