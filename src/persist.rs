@@ -339,10 +339,15 @@ pub struct Resume {
 }
 
 impl Resume {
-    /// Remembers `saved` as the player's game.
+    /// Remembers `saved` as the player's game (replaying its record to see whether it is over).
     pub fn new(saved: Option<SavedGame>) -> Resume {
         let unfinished = saved.as_ref().and_then(|s| s.restore().ok()).is_some_and(|(g, _)| !g.is_over());
         Resume { saved, unfinished }
+    }
+
+    /// Remembers `saved`, a save of a game in memory whose end is known: no replay needed.
+    fn just_saved(saved: SavedGame, unfinished: bool) -> Resume {
+        Resume { saved: Some(saved), unfinished }
     }
 
     /// The saved game, if any.
@@ -388,9 +393,6 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
     let notices = Notices(
         problems.iter().map(|(what, error, kept)| moved_aside_notice(i18n::t(what), error, kept.as_deref())).collect(),
     );
-    if let Some(e) = saved.as_ref().and_then(|s| s.restore().err()) {
-        error!("the saved game passed its check but does not restore: {e}");
-    }
     let resume_state = Resume::new(saved);
     let unfinished = resume_state.unfinished();
     for n in &notices.0 {
@@ -515,7 +517,8 @@ fn save_game(
     if let Err(e) = storage.save(&doc) {
         notices.0.push(i18n::tf("persist.save_failed", &[&i18n::t("persist.game_doc"), &e]));
     }
-    *resume = Resume::new(Some(doc));
+    // The game is at hand: replaying the record just written, after every step, would be work done twice.
+    *resume = Resume::just_saved(doc, !state.game().is_over());
 }
 
 /// Counts the player's games, results and best turns.

@@ -94,7 +94,10 @@ pub fn args() -> Vec<String> {
 
 /// Adds the page events.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout));
+    // Only a page listens: the desktop game does not pay for them every frame.
+    if IN_BROWSER {
+        app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout));
+    }
 }
 
 /// Says where each point of the board is on the page (CSS pixels), whenever that changes: what a test needs to
@@ -171,6 +174,9 @@ fn announce_play(
 /// Tells the page where a button is (its centre, in CSS pixels), so that a test clicks it where a player would.
 pub fn button_at(id: &str, rect: bevy_egui::egui::Rect) {
     use std::sync::Mutex;
+    if !IN_BROWSER {
+        return;
+    }
     static LAST: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
     let at = format!("{:.0} {:.0}", rect.center().x, rect.center().y);
     let Ok(mut last) = LAST.lock() else { return };
