@@ -2,6 +2,8 @@
 # Builds the browser version into web/dist/ (index.html at its root; serve the folder with any static server).
 # Installs what a fresh Debian machine lacks: the wasm32 target, wasm-bindgen-cli at the exact version of the
 # lockfile, and (release builds) npm's binaryen for wasm-opt. PROFILE=web-dev builds faster and skips wasm-opt.
+# Besides the game, web/dist/ holds the web app's manifest, icons (drawn by web/icons.mjs), the service worker for
+# offline play (web/sw.js, stamped with this build's id) and .br/.gz copies of the big files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROFILE="${PROFILE:-web-release}"
@@ -27,6 +29,8 @@ rm -rf web/dist && mkdir -p web/dist
 wasm-bindgen --target web --no-typescript --out-dir web/dist --out-name fanorona \
   "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$PROFILE/fanorona.wasm"
 raw=$(stat -c %s web/dist/fanorona_bg.wasm)
+# wasm-bindgen's output still names its functions: what `node web/wasm-size.mjs` and `twiggy` read.
+cp web/dist/fanorona_bg.wasm "$CARGO_TARGET_DIR/fanorona_bg.bindgen.wasm"
 if [ "$PROFILE" = web-release ]; then
   # Debian's binaryen 108 produced a module that does not load; npm's is current.
   web/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
@@ -34,8 +38,22 @@ if [ "$PROFILE" = web-release ]; then
     web/dist/fanorona_bg.wasm -o web/dist/fanorona_bg.opt.wasm
   mv web/dist/fanorona_bg.opt.wasm web/dist/fanorona_bg.wasm
 fi
-cp web/index.html web/audio-unlock.js web/dist/
 size=$(stat -c %s web/dist/fanorona_bg.wasm)
-gz=$(gzip -9 -c web/dist/fanorona_bg.wasm | wc -c)
-echo "web/dist ready ($PROFILE): fanorona_bg.wasm $((raw / 1024)) KiB from wasm-bindgen, $((size / 1024)) KiB now, $((gz / 1024)) KiB gzipped"
-echo "serve it with: python3 -m http.server 8080 --directory web/dist"
+# The page shows the download's progress against the module's real size (a compressed transfer's Content-Length
+# is the compressed size).
+sed "s/__WASM_BYTES__/$size/" web/index.html > web/dist/index.html
+cp web/audio-unlock.js web/manifest.webmanifest web/dist/
+node web/icons.mjs web/dist/icons
+# The service worker's cache is named after this bundle: a new deploy is a new worker that replaces the old
+# version's files (web/sw.js).
+build_id=$(cat web/dist/index.html web/dist/fanorona.js web/dist/fanorona_bg.wasm web/dist/audio-unlock.js \
+  web/dist/manifest.webmanifest web/icons.mjs | sha256sum | cut -c1-16)
+sed "s/^const BUILD = \".*\";/const BUILD = \"$build_id\";/" web/sw.js > web/dist/sw.js
+grep -q "const BUILD = \"$build_id\";" web/dist/sw.js
+# Pre-compressed copies (.br, .gz) for servers that send them as they are (README: "Serving the files").
+node web/compress.mjs web/dist
+gz=$(stat -c %s web/dist/fanorona_bg.wasm.gz)
+br=$(stat -c %s web/dist/fanorona_bg.wasm.br)
+echo "web/dist ready ($PROFILE, build $build_id): fanorona_bg.wasm $((raw / 1024)) KiB from wasm-bindgen," \
+  "$((size / 1024)) KiB now, $((gz / 1024)) KiB gzipped, $((br / 1024)) KiB brotli"
+echo "serve it with: python3 -m http.server 8080 --directory web/dist   (or a server that sends the .br/.gz files)"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The web build's end-to-end test in Debian's headless Chromium (see web/e2e/e2e.mjs): builds web/dist when it is
 # missing (or when BUILD=1), installs Chromium and the test's npm packages when missing, then runs the test.
-# Screenshots, the console log and the measured figures land in web/e2e-out/.
+# Besides playing a game it checks the web app (manifest, installability, service worker, offline reload, update)
+# and measures the first load, idle frames and CPU. Screenshots, the console log and the figures land in
+# web/e2e-out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Node.js and npm come from Debian only where no other install provides them (mixing the two breaks apt).
