@@ -1,7 +1,8 @@
 //! Tuning matches: a searcher with one setting changed (B) plays the default searcher (A) at equal time.
 //!
 //! `cargo run --release -p fanorona-engine --example tune -- <setting> <value> [movetime-ms] [pairs]`, where
-//! setting is one of `threat`, `contempt`, `lmr`, `qs-floor`, `qs-table`, `qs-turns`. Each pair starts from a
+//! setting is one of `threat`, `contempt`, `lmr`, `qs-floor`, `qs-table`, `qs-turns`, `killers`. `fanorona-cli sprt`
+//! is the better tool: a fixed book of balanced openings, both cores, error bars and a stopping rule. Each pair starts from a
 //! random (but sound) two-turn opening and is played once with B as White and once as Black. Expect about ±8% of noise in
 //! 40 games.
 
@@ -9,19 +10,6 @@ use fanorona_engine::levels::history_hashes;
 use fanorona_engine::search::{Limits, Searcher};
 use fanorona_engine::{Game, GameResult, Rules, Side};
 use rand::{Rng, SeedableRng};
-
-fn configure(s: &mut Searcher, setting: &str, value: i32) -> Result<(), String> {
-    match setting {
-        "threat" => s.threat_weight = value,
-        "contempt" => s.contempt = value,
-        "lmr" => s.lmr = value != 0,
-        "qs-floor" => s.qs_floor = value != 0,
-        "qs-table" => s.qs_table = value != 0,
-        "qs-turns" => s.qs_max_turns = value.max(0) as u32,
-        _ => return Err(format!("unknown setting {setting:?}")),
-    }
-    Ok(())
-}
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,7 +25,7 @@ fn main() -> Result<(), String> {
             let mut rng = rand::rngs::SmallRng::seed_from_u64(i * 7 + 3);
             let mut a = Searcher::new(16);
             let mut b = Searcher::new(16);
-            configure(&mut b, &setting, value)?;
+            b.configure(&format!("{setting}={value}"))?;
             let mut turns = 0;
             while !game.is_over() && turns < 300 {
                 let pos = *game.position();

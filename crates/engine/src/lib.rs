@@ -12,6 +12,7 @@
 //! - [`levels`]: CPU levels, draw offers and hints.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
 //! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
+//! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
 
 pub mod game;
 pub mod geometry;
@@ -23,6 +24,7 @@ pub mod protocol;
 pub mod record;
 pub mod rules;
 pub mod search;
+pub mod sprt;
 pub mod tablebase;
 pub mod turns;
 mod zobrist;

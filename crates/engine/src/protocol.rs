@@ -2,7 +2,8 @@
 //!
 //! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
 //! `go movetime <ms>` / `go nodes <n>` (answered by `info …` lines and `bestmove <TURN>`), `stop`, `eval`,
-//! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `quit`.
+//! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
+//! `level baseline` (the plain reference player of strength tests), `quit`.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 
 use crate::game::Game;
@@ -60,6 +61,8 @@ pub struct Session {
     running: Option<JoinHandle<Searcher>>,
     stop: Arc<std::sync::atomic::AtomicBool>,
     level: Option<Level>,
+    /// Search options of full-strength play (see [`Searcher::configure`]): `max` or `baseline`.
+    options: &'static str,
     out: Output,
 }
 
@@ -73,6 +76,7 @@ impl Session {
             searcher: Some(searcher),
             running: None,
             level: None,
+            options: "max",
             out,
         }
     }
@@ -147,8 +151,11 @@ impl Session {
             }
             "level" => match rest.parse::<u8>().ok().and_then(Level::from_number) {
                 Some(l) => self.level = Some(l),
-                None if rest == "off" || rest == "max" => self.level = None,
-                None => say(&self.out, "error usage: level <1-5> | level max"),
+                None if rest == "off" || rest == "max" || rest == "baseline" => {
+                    self.level = None;
+                    self.options = if rest == "baseline" { "baseline" } else { "max" };
+                }
+                None => say(&self.out, "error usage: level <1-5> | level max | level baseline"),
             },
             "go" => self.go(rest),
             "fen" => say(&self.out, &self.game.position().to_fen()),
@@ -192,6 +199,7 @@ impl Session {
         let out = self.out.clone();
         let level = self.level;
         let seed = self.game.turns().len() as u64;
+        searcher.configure(self.options).expect("the session's options are valid");
         self.running = Some(std::thread::spawn(move || {
             let best = match level {
                 Some(l) => l.choose(&mut searcher, &pos, &history, seed, limits),

@@ -224,6 +224,20 @@ pub struct Searcher {
     pub lmr: bool,
     /// Penalty per piece the opponent threatens to take at a quiet leaf (0: off).
     pub threat_weight: i32,
+    /// Which static evaluation scores the leaves.
+    pub eval: EvalKind,
+    /// Whether quiet steps that refuted a sibling (killers) are tried early.
+    pub use_killers: bool,
+}
+
+/// The static evaluations a [`Searcher`] can use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// [`evaluate`]: material, strong points, the lead bonus of small endgames.
+    #[default]
+    Full,
+    /// [`plain_evaluate`]: material and a piece-square table only (the baseline player).
+    Plain,
 }
 
 impl Default for Searcher {
@@ -260,6 +274,83 @@ impl Searcher {
             threat_weight: THREAT_WEIGHT,
             lmr: false,
             qs_table: true,
+            eval: EvalKind::Full,
+            use_killers: true,
+        }
+    }
+
+    /// The deliberately plain reference player's searcher: material and a piece-square table, PVS with the
+    /// table and history ordering, relays that do not use depth, and no quiescence (a position at depth 0 is
+    /// scored as it stands, even when the side to move must capture).
+    pub fn baseline(tt_megabytes: usize) -> Searcher {
+        let mut s = Searcher::new(tt_megabytes);
+        s.configure("baseline").expect("the baseline options are valid");
+        s
+    }
+
+    /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
+    /// `baseline` (the plain reference player), `noqs` (no quiescence), `lmr`/`nolmr`, `nokillers`, and
+    /// `name=value` for `qs-turns`, `threat`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers` and `eval`
+    /// (`full` or `plain`). Used by the SPRT tool, the tuning example and the protocol.
+    pub fn configure(&mut self, spec: &str) -> Result<(), String> {
+        for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
+            let number = || -> Result<i32, String> {
+                value
+                    .ok_or_else(|| format!("option {name:?} needs a value ({name}=N)"))?
+                    .parse::<i32>()
+                    .map_err(|_| format!("option {name:?}: {:?} is not a whole number", value.unwrap_or("")))
+            };
+            let flag = || -> Result<bool, String> { Ok(value.is_none() || number()? != 0) };
+            match name {
+                "max" => {
+                    let fresh = Searcher::placeholder();
+                    self.qs_floor = fresh.qs_floor;
+                    self.qs_max_turns = fresh.qs_max_turns;
+                    self.qs_table = fresh.qs_table;
+                    self.lmr = fresh.lmr;
+                    self.threat_weight = fresh.threat_weight;
+                    self.contempt = fresh.contempt;
+                    self.eval = fresh.eval;
+                    self.use_killers = fresh.use_killers;
+                }
+                "baseline" => {
+                    self.configure("max")?;
+                    self.qs_max_turns = 0;
+                    self.threat_weight = 0;
+                    self.eval = EvalKind::Plain;
+                    self.use_killers = false;
+                    self.lmr = false;
+                }
+                "noqs" => self.qs_max_turns = 0,
+                "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
+                "threat" => self.threat_weight = number()?,
+                "contempt" => self.contempt = number()?,
+                "qs-floor" => self.qs_floor = flag()?,
+                "qs-table" => self.qs_table = flag()?,
+                "lmr" => self.lmr = flag()?,
+                "nolmr" => self.lmr = false,
+                "killers" => self.use_killers = flag()?,
+                "nokillers" => self.use_killers = false,
+                "eval" => {
+                    self.eval = match value {
+                        Some("full") => EvalKind::Full,
+                        Some("plain") => EvalKind::Plain,
+                        _ => return Err("option \"eval\" is eval=full or eval=plain".to_string()),
+                    }
+                }
+                _ => return Err(format!("unknown search option {name:?}")),
+            }
+        }
+        Ok(())
+    }
+
+    /// The static score of a turn-start position for the side to move, with this searcher's evaluation.
+    #[inline]
+    fn static_eval(&self, pos: &Position) -> i32 {
+        match self.eval {
+            EvalKind::Full => evaluate(pos),
+            EvalKind::Plain => plain_evaluate(pos),
         }
     }
 
@@ -521,7 +612,7 @@ impl Searcher {
             }
         }
         if sply + 2 >= MAX_PLY {
-            return evaluate(pos);
+            return self.static_eval(pos);
         }
         let key = pos.hash();
         let mut tt_step = None;
@@ -648,13 +739,13 @@ impl Searcher {
                     return -WIN + tply;
                 }
                 if self.threat_weight != 0 {
-                    return evaluate(pos) - self.threat_weight * pos.threat() as i32;
+                    return self.static_eval(pos) - self.threat_weight * pos.threat() as i32;
                 }
-                return evaluate(pos);
+                return self.static_eval(pos);
             }
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.
-            let stand = evaluate(pos);
+            let stand = self.static_eval(pos);
             if qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY {
                 return stand;
             }
@@ -731,7 +822,9 @@ impl Searcher {
             if Some(s) == tt {
                 1 << 30
             } else if s.kind == StepKind::Paika {
-                let k = if killers[0] == Some(s) {
+                let k = if !self.use_killers {
+                    0
+                } else if killers[0] == Some(s) {
                     1 << 22
                 } else if killers[1] == Some(s) {
                     1 << 21
@@ -944,6 +1037,37 @@ pub fn evaluate(pos: &Position) -> i32 {
     score + 10
 }
 
+/// Bonus of a piece on each point of the 9 × 5 board (bit `9 · rank + file`) for [`plain_evaluate`]: strong
+/// points have more lines, central points reach more of the board.
+const PLAIN_PST: [i32; 45] = {
+    let mut t = [0; 45];
+    let mut i = 0;
+    while i < 45 {
+        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
+        let strong = if i % 2 == 0 { 4 } else { 0 };
+        let centre = (4 - (x - 4).abs()) / 2 + (2 - (y - 2).abs());
+        t[i] = strong + centre;
+        i += 1;
+    }
+    t
+};
+
+/// The baseline player's evaluation: material plus a piece-square table, from the side to move's point of
+/// view, in hundredths of a piece. The 5 × 5 board uses the same table by file and rank.
+pub fn plain_evaluate(pos: &Position) -> i32 {
+    let me = pos.side_to_move();
+    let table = |mut bits: u64| {
+        let mut sum = 0;
+        while bits != 0 {
+            sum += PLAIN_PST[(bits.trailing_zeros() as usize).min(44)];
+            bits &= bits - 1;
+        }
+        sum
+    };
+    let (own, opp) = (pos.pieces(me), pos.pieces(me.opponent()));
+    (own.count_ones() as i32 - opp.count_ones() as i32) * PIECE + table(own) - table(opp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1080,6 +1204,81 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 30, "only {checked} positions checked");
+    }
+
+    /// Plain minimax with the baseline player's semantics: no quiescence, material and piece-square table.
+    fn plain_minimax(pos: &Position, depth: i32, tply: i32) -> i32 {
+        if !pos.in_relay() {
+            if pos.count(pos.side_to_move()) == 0 {
+                return -WIN + tply;
+            }
+            if depth <= 0 {
+                return if !pos.has_capture() && pos.count_paika() == 0 { -WIN + tply } else { plain_evaluate(pos) };
+            }
+        }
+        let steps = pos.steps();
+        if steps.is_empty() {
+            return -WIN + tply;
+        }
+        steps
+            .iter()
+            .map(|&s| {
+                let mut c = *pos;
+                if c.play(s).turn_ended {
+                    -plain_minimax(&c, depth - 1, tply + 1)
+                } else {
+                    plain_minimax(&c, depth, tply)
+                }
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn baseline_equals_plain_minimax() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut s = Searcher::baseline(1);
+        s.set_table_enabled(false);
+        s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+        for _ in 0..30 {
+            let mut p = Position::start(&Rules::default());
+            for _ in 0..rng.random_range(2..30) {
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+            }
+            for depth in 1..=3 {
+                assert_eq!(s.search_at_depth(&p, &[], depth), plain_minimax(&p, depth as i32, 0), "{p} depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_evaluation_counts_material_and_points() {
+        let start = Position::start(&Rules::default());
+        assert_eq!(plain_evaluate(&start), 0, "the start is symmetric");
+        // White on the centre e3 (strong, central: 4 + 2 + 2) and the corner a1 (strong: 4 + 0 + 0) against
+        // Black on the weak edge point b1 (0 + 0 + 0).
+        let p = Position::from_fen("9/9/4W4/9/WB7 w").unwrap();
+        assert_eq!(plain_evaluate(&p), PIECE + 8 + 4);
+        assert_eq!(plain_evaluate(&Position::from_fen("9/9/4W4/9/WB7 b").unwrap()), -(PIECE + 8 + 4));
+    }
+
+    #[test]
+    fn search_options_are_parsed_and_checked() {
+        let mut s = Searcher::new(1);
+        s.configure("baseline").unwrap();
+        assert_eq!((s.eval, s.qs_max_turns, s.threat_weight, s.use_killers), (EvalKind::Plain, 0, 0, false));
+        s.configure("max, lmr, qs-turns=2, threat=40").unwrap();
+        assert_eq!((s.eval, s.qs_max_turns, s.threat_weight, s.lmr), (EvalKind::Full, 2, 40, true));
+        s.configure("noqs,nolmr,killers=0,eval=plain").unwrap();
+        assert_eq!((s.eval, s.qs_max_turns, s.lmr, s.use_killers), (EvalKind::Plain, 0, false, false));
+        assert!(s.configure("fast").is_err());
+        assert!(s.configure("threat=x").is_err());
+        assert!(s.configure("eval=neural").is_err());
     }
 
     #[test]

@@ -131,6 +131,25 @@ impl std::io::Write for Capture {
 }
 
 #[test]
+fn protocol_plays_the_baseline_and_back() {
+    let cap = Capture::default();
+    let out: Output = Arc::new(Mutex::new(cap.clone()));
+    let mut session = Session::new(out);
+    for line in
+        ["level baseline", "go depth 3", "isready", "level max", "play d3-e3A", "go depth 2", "isready", "level fast"]
+    {
+        assert!(session.handle(line));
+    }
+    assert!(!session.handle("quit"));
+    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    let bests: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("bestmove ")).collect();
+    assert_eq!(bests.len(), 2, "{text}");
+    let start = Position::start(&Rules::default());
+    assert!(start.legal_turns().contains(&bests[0].parse().unwrap()), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("error usage: level")).count(), 1, "{text}");
+}
+
+#[test]
 fn protocol_session_answers_commands() {
     let cap = Capture::default();
     let out: Output = Arc::new(Mutex::new(cap.clone()));

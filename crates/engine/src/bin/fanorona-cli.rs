@@ -2,9 +2,9 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use fanorona_engine::levels::Level;
-use fanorona_engine::matches;
 use fanorona_engine::turns::Perft;
 use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
+use fanorona_engine::{matches, sprt};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -131,6 +131,80 @@ enum Command {
         /// Search time per position, in milliseconds.
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
+        /// Only the report of nodes and time to each depth from the ten fixed positions.
+        #[arg(long)]
+        depths: bool,
+        /// Deepest iteration of the depth report.
+        #[arg(long, default_value_t = 10)]
+        max_depth: u32,
+        /// Node budget of each position in the depth report (deeper iterations are not started past it).
+        #[arg(long, default_value_t = 30_000_000)]
+        max_nodes: u64,
+        /// Search options of the depth report (see `sprt --a`).
+        #[arg(long, default_value = "max")]
+        engine: String,
+    },
+    /// Sequential probability ratio test: engine A against engine B over the opening book, each opening with
+    /// both colours, until the log-likelihood ratio decides or the pair limit is reached.
+    Sprt {
+        /// Engine A (the candidate): search options such as `max`, `baseline`, `max,noqs`, `max,qs-turns=2`,
+        /// `max,lmr`, `max,threat=0`, `max,eval=plain`, or a level `level1`..`level5`.
+        #[arg(long, default_value = "max")]
+        a: String,
+        /// Engine B (the reference), as for A.
+        #[arg(long, default_value = "baseline")]
+        b: String,
+        /// Time per turn in milliseconds (ignored when --nodes is given).
+        #[arg(long, default_value_t = 40)]
+        movetime: u64,
+        /// Nodes per turn instead of time.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Elo of H0 (A is at most this much stronger).
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        elo0: f64,
+        /// Elo of H1 (A is at least this much stronger).
+        #[arg(long, default_value_t = 20.0, allow_hyphen_values = true)]
+        elo1: f64,
+        /// False-positive rate.
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// False-negative rate.
+        #[arg(long, default_value_t = 0.05)]
+        beta: f64,
+        /// Most pairs of games.
+        #[arg(long, default_value_t = 1000)]
+        max_pairs: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Opening book (default: the committed crates/engine/data/openings.txt).
+        #[arg(long)]
+        book: Option<std::path::PathBuf>,
+        /// A game longer than this many turns is a draw.
+        #[arg(long, default_value_t = 300)]
+        max_turns: usize,
+        /// Print every pair, not only every tenth.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Generates a book of balanced openings (4-6 turns whose shallow-search score is near even).
+    Openings {
+        /// Openings to generate.
+        #[arg(long, default_value_t = 400)]
+        count: usize,
+        /// Depth of the search that picks each turn (the final check searches one turn deeper).
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// Largest final score kept, in hundredths of a piece.
+        #[arg(long, default_value_t = 30)]
+        margin: i32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file (default: standard output).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
 }
 
@@ -299,7 +373,114 @@ fn run(command: Command) -> Result<(), String> {
             p.play_turn(&t).map_err(|e| format!("illegal turn {text:?}: {e}"))?;
             out!("{}", p.to_fen());
         }
-        Command::Bench { depth, movetime } => bench(depth, movetime),
+        Command::Bench { depth, movetime, depths, max_depth, max_nodes, engine } => {
+            if !depths {
+                bench(depth, movetime);
+            }
+            depth_report(&engine, max_depth, max_nodes)?;
+        }
+        Command::Sprt {
+            a,
+            b,
+            movetime,
+            nodes,
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            max_pairs,
+            threads,
+            book,
+            max_turns,
+            verbose,
+        } => {
+            let book = match book {
+                Some(path) => {
+                    let text =
+                        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    sprt::Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+                }
+                None => sprt::Book::builtin(),
+            };
+            let limits = sprt::turn_limits(nodes.is_none().then_some(movetime), nodes);
+            let cfg = sprt::Config {
+                a: a.parse()?,
+                b: b.parse()?,
+                limits,
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                max_pairs,
+                threads,
+                max_turns,
+                tt_megabytes: 16,
+            };
+            let tc = match nodes {
+                Some(n) => format!("{n} nodes a turn"),
+                None => format!("{movetime} ms a turn"),
+            };
+            let (lo, hi) = sprt::sprt_bounds(alpha, beta);
+            out!(
+                "SPRT A = {a:?} vs B = {b:?}, {tc}, elo0 {elo0} elo1 {elo1} alpha {alpha} beta {beta} (LLR bounds {lo:.2} {hi:.2}), {} openings, {threads} threads",
+                book.openings.len()
+            );
+            let line = |p: &sprt::Progress| {
+                let e = p.penta.elo();
+                format!(
+                    "pairs {} games {}: +{} ={} -{} score {:.1}% elo {:+.1} [{:+.1}, {:+.1}] LLR {:.2} penta {:?}",
+                    p.penta.pairs(),
+                    2 * p.penta.pairs(),
+                    p.wins,
+                    p.draws,
+                    p.losses,
+                    100.0 * p.penta.score(),
+                    e.elo,
+                    e.low,
+                    e.high,
+                    p.llr,
+                    p.penta.counts
+                )
+            };
+            let (verdict, state) = sprt::run(&cfg, &book, |p| {
+                if verbose || p.penta.pairs() % 10 == 0 {
+                    out!("{}", line(p));
+                }
+            });
+            out!("final {}", line(&state));
+            out!(
+                "verdict: {}",
+                match verdict {
+                    sprt::Verdict::H1 =>
+                        format!("H1 accepted: A is stronger by at least {elo1} Elo (at alpha {alpha})"),
+                    sprt::Verdict::H0 =>
+                        format!("H0 accepted: A is not stronger by more than {elo0} Elo (at beta {beta})"),
+                    sprt::Verdict::Inconclusive => format!("inconclusive after {} pairs", state.penta.pairs()),
+                }
+            );
+        }
+        Command::Openings { count, depth, margin, seed, out } => {
+            let t0 = Instant::now();
+            let book = sprt::Book::generate(count, depth, margin, seed, |n, tries| {
+                if n % 50 == 0 {
+                    eprintln!("{n} openings from {tries} tries, {:.0} s", t0.elapsed().as_secs_f64());
+                }
+            });
+            let header = format!(
+                "Balanced openings for `fanorona-cli sprt`: one a line, turns separated by commas, from the start.\n\
+                 Generated by `fanorona-cli openings --count {count} --depth {depth} --margin {margin} --seed {seed}`:\n\
+                 each turn drawn among those a depth-{depth} search scores within 1.5 pieces of the best, the final\n\
+                 position scored within {margin} hundredths of a piece of even by a depth-{} search.",
+                depth + 1
+            );
+            let text = book.to_text(&header);
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?
+                }
+                None => print!("{text}"),
+            }
+        }
         Command::Selfplay { white, black, movetime, opening, seed, max_turns } => {
             let w = player(white, movetime)?;
             let b = player(black, movetime)?;
@@ -536,3 +717,55 @@ fn bench(start_depth: u32, movetime: u64) {
 /// Quieter middlegame and endgame positions for the search benchmark.
 const SEARCH_FENS: [&str; 3] =
     ["1B1B1B1B1/B1B3B1B/2W1W1W2/W1W3W1W/1W1W1W1W1 w", "9/2B3B2/1B1W1W1B1/2W3W2/9 b", "9/4B4/9/2W3W2/9 w"];
+
+/// The ten positions of the depth report: the start, middlegames of several shapes, and endgames.
+const DEPTH_FENS: [&str; 10] = [
+    "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+    "BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w",
+    "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW b",
+    "1B1B1B1B1/B1B3B1B/2W1W1W2/W1W3W1W/1W1W1W1W1 w",
+    "BB1B1B1BB/1B1B1B1B1/9/1W1W1W1W1/WW1W1W1WW w",
+    "2B1B1B2/1B3B1B1/B1W3W1B/1W1W1W3/2W1W1W2 w",
+    "BBB3BBB/1B5B1/2W3W2/1W5W1/WWW3WWW w",
+    "9/1BBB1BBB1/9/1WWW1WWW1/9 w",
+    "B1B1B1B1B/9/9/9/W1W1W1W1W w",
+    "1B5B1/9/2B3W2/9/1W5W1 w",
+];
+
+/// Nodes and time to each depth from [`DEPTH_FENS`], with a fresh 64 MB table per position.
+fn depth_report(engine: &str, max_depth: u32, max_nodes: u64) -> Result<(), String> {
+    use fanorona_engine::search::{Limits, Searcher};
+    out!(
+        "nodes and time to depth 6..{max_depth} (engine {engine:?}, at most {max_nodes} nodes a position; - = not reached)"
+    );
+    let mut sums = vec![(0u64, 0f64, 0usize); max_depth as usize + 1];
+    for fen in DEPTH_FENS {
+        let p = Position::from_fen(fen).map_err(|e| e.to_string())?;
+        let mut s = Searcher::new(64);
+        s.configure(engine)?;
+        let mut reached = Vec::new();
+        let limits = Limits { depth: Some(max_depth), nodes: Some(max_nodes), movetime: None };
+        s.search(&p, &[], limits, |i| reached.push((i.depth, i.nodes, i.elapsed.as_secs_f64())));
+        let mut cells = Vec::new();
+        for d in 6..=max_depth {
+            match reached.iter().find(|r| r.0 == d) {
+                Some(&(_, n, t)) => {
+                    sums[d as usize].0 += n;
+                    sums[d as usize].1 += t;
+                    sums[d as usize].2 += 1;
+                    cells.push(format!("d{d} {:.2}M {:.2}s", n as f64 / 1e6, t));
+                }
+                None => cells.push(format!("d{d} -")),
+            }
+        }
+        out!("  {fen:<52} {}", cells.join(" | "));
+    }
+    let totals: Vec<String> = (6..=max_depth)
+        .map(|d| {
+            let (n, t, k) = sums[d as usize];
+            format!("d{d} {k}/10 reached, {:.2}M nodes {:.2}s", n as f64 / 1e6, t)
+        })
+        .collect();
+    out!("  sums over the positions that reached each depth: {}", totals.join(" | "));
+    Ok(())
+}

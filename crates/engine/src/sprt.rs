@@ -1,0 +1,533 @@
+//! Strength testing: a fixed book of balanced openings, engine-vs-engine pairs played on several threads, Elo
+//! with error bars and a sequential probability ratio test (SPRT) on pentanomial pair results.
+//!
+//! Each opening is played twice, once with each engine as White; the pair's total score (0, ½, 1, 1½ or 2 for A)
+//! is one sample. Pairs cancel most of an opening's bias, so their variance is smaller than that of single games.
+//! The LLR is the generalised SPRT's normal approximation used by fishtest and OpenBench:
+//! `LLR = N · (s1 − s0) · (2·m − s0 − s1) / (2·v)`, with `m` and `v` the mean and variance of the pair scores
+//! (scaled to 0..1) and `s0`, `s1` the expected scores of the two hypotheses' Elo differences.
+
+use crate::game::{Game, GameResult};
+use crate::levels::{Level, history_hashes};
+use crate::rules::{Rules, Side};
+use crate::search::{Limits, Searcher};
+use crate::turns::Turn;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The committed book of balanced openings (see [`Book::parse`] for the format).
+pub const OPENINGS: &str = include_str!("../data/openings.txt");
+
+/// Turns of a generated opening are drawn among those within this much of the best (hundredths of a piece).
+const CHOICE_MARGIN: i32 = 150;
+
+/// A book of openings: turn sequences from the start position under the default rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    /// The openings, each a list of whole turns.
+    pub openings: Vec<Vec<Turn>>,
+}
+
+/// Why a book was rejected: the line (1-based) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookError {
+    /// Line number, from 1 (0: the file as a whole).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for BookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "opening book: {}", self.message)
+        } else {
+            write!(f, "opening book line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+impl Book {
+    /// The committed book ([`OPENINGS`]).
+    pub fn builtin() -> Book {
+        Book::parse(OPENINGS).expect("the committed opening book is valid (a unit test checks it)")
+    }
+
+    /// Reads a book: one opening a line, its turns in turn notation separated by `,` (`d3-e3A e3-e4W, f4-e3W`);
+    /// blank lines and lines starting with `#` are skipped. Every turn must be legal from the start position,
+    /// no opening may end the game, and no opening may appear twice: a damaged file is rejected with the line.
+    pub fn parse(text: &str) -> Result<Book, BookError> {
+        let mut openings = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let err = |message: String| BookError { line: i + 1, message };
+            let mut game = Game::new(Rules::default());
+            let mut turns = Vec::new();
+            for (k, part) in line.split(',').enumerate() {
+                let t: Turn = part.trim().parse().map_err(|e| err(format!("turn {} {:?}: {e}", k + 1, part.trim())))?;
+                game.play_turn(&t).map_err(|e| err(format!("turn {} {t} is illegal: {e}", k + 1)))?;
+                turns.push(t);
+            }
+            if game.is_over() {
+                return Err(err("the opening ends the game".to_string()));
+            }
+            if let Some(first) = seen.insert(game.position().hash(), i + 1) {
+                return Err(err(format!("the same position as line {first}")));
+            }
+            openings.push(turns);
+        }
+        if openings.is_empty() {
+            return Err(BookError { line: 0, message: "no openings".to_string() });
+        }
+        Ok(Book { openings })
+    }
+
+    /// The book as text, in the format [`Book::parse`] reads.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut s = String::new();
+        for h in header.lines() {
+            s.push_str("# ");
+            s.push_str(h);
+            s.push('\n');
+        }
+        for o in &self.openings {
+            let turns: Vec<String> = o.iter().map(|t| t.to_string()).collect();
+            s.push_str(&turns.join(", "));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Generates `count` balanced openings of 4 to 6 turns: each turn is drawn among those a `depth`-turn search
+    /// scores within a piece and a half of the best (closer choices give too few distinct openings), and the opening is kept when a search of `depth` + 1 turns scores its
+    /// final position within `margin` hundredths of a piece of even. Reproducible from `seed`. The searches
+    /// follow forced captures for at most two turns, and a final search that needs more than a few million
+    /// nodes drops the opening: a few positions of exchanges would otherwise take minutes each.
+    pub fn generate(count: usize, depth: u32, margin: i32, seed: u64, mut progress: impl FnMut(usize, usize)) -> Book {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut searcher = Searcher::new(16);
+        searcher.configure("max,qs-turns=2").expect("valid options");
+        let mut openings = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut tries = 0;
+        while openings.len() < count {
+            tries += 1;
+            let mut game = Game::new(Rules::default());
+            let n = rng.random_range(4..=6);
+            for _ in 0..n {
+                let pos = *game.position();
+                let scored = searcher.score_turns(&pos, &history_hashes(&game), depth);
+                let Some(best) = scored.first().map(|s| s.1) else { break };
+                let sound: Vec<&(Turn, i32)> = scored.iter().filter(|s| s.1 >= best - CHOICE_MARGIN).collect();
+                let t = sound[rng.random_range(0..sound.len())].0.clone();
+                game.play_turn(&t).expect("scored turns are legal");
+                if game.is_over() {
+                    break;
+                }
+            }
+            if game.is_over() || game.turns().len() < 4 || !seen.insert(game.position().hash()) {
+                continue;
+            }
+            let limits = Limits { depth: Some(depth + 1), nodes: Some(4_000_000), movetime: None };
+            let r = searcher.search(game.position(), &history_hashes(&game), limits, |_| {});
+            if r.depth == depth + 1 && r.score.abs() <= margin {
+                openings.push(game.turns().to_vec());
+                progress(openings.len(), tries);
+            }
+        }
+        Book { openings }
+    }
+}
+
+/// One side of a test: a search configuration (see [`Searcher::configure`]) or a CPU level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// A full search with options, e.g. `max`, `baseline`, `max,noqs`, `max,qs-turns=2`.
+    Search(String),
+    /// A CPU level as the game plays it (1-5).
+    Level(Level),
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+
+    /// `level1` … `level5`, or search options for [`Searcher::configure`].
+    fn from_str(s: &str) -> Result<Engine, String> {
+        if let Some(n) = s.trim().strip_prefix("level") {
+            let n: u8 = n.trim().parse().map_err(|_| format!("{s:?}: a level is level1 to level5"))?;
+            return Level::from_number(n).map(Engine::Level).ok_or_else(|| format!("{s:?}: no such level"));
+        }
+        Searcher::new(1).configure(s)?;
+        Ok(Engine::Search(s.trim().to_string()))
+    }
+}
+
+impl Engine {
+    fn searcher(&self, tt_megabytes: usize) -> Searcher {
+        let mut s = Searcher::new(tt_megabytes);
+        if let Engine::Search(spec) = self {
+            s.configure(spec).expect("checked when parsed");
+        }
+        s
+    }
+
+    fn choose(&self, s: &mut Searcher, game: &Game, limits: Limits, seed: u64) -> Option<Turn> {
+        let pos = *game.position();
+        let history = history_hashes(game);
+        match self {
+            Engine::Search(_) => s.search(&pos, &history, limits, |_| {}).best,
+            Engine::Level(l) => l.choose(s, &pos, &history, seed, limits),
+        }
+    }
+}
+
+/// Results of pairs of games, by A's total score in the pair: index k counts pairs where A scored k / 2 points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs with A's score 0, ½, 1, 1½ and 2.
+    pub counts: [u64; 5],
+}
+
+/// Elo difference with a 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// The estimate.
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+/// The expected score of a player `elo` points stronger (logistic Elo).
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference that gives an expected score of `score` (clamped away from 0 and 1).
+pub fn elo_of_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The SPRT's stopping bounds `(lower, upper)` on the LLR for error rates `alpha` and `beta`.
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+impl Pentanomial {
+    /// Adds a pair in which A scored `a_points` (0.0, 0.5, 1.0, 1.5 or 2.0).
+    pub fn add(&mut self, a_points: f64) {
+        self.counts[(a_points * 2.0).round().clamp(0.0, 4.0) as usize] += 1;
+    }
+
+    /// Number of pairs.
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Mean and variance of the pair scores scaled to 0..1 (a pair's score divided by 2).
+    fn moments(&self) -> (f64, f64) {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return (0.5, 0.0);
+        }
+        let mean = self.counts.iter().enumerate().map(|(k, &c)| c as f64 * k as f64 / 4.0).sum::<f64>() / n;
+        let var =
+            self.counts.iter().enumerate().map(|(k, &c)| c as f64 * (k as f64 / 4.0 - mean).powi(2)).sum::<f64>() / n;
+        (mean, var)
+    }
+
+    /// A's mean score per game.
+    pub fn score(&self) -> f64 {
+        self.moments().0
+    }
+
+    /// A's Elo advantage with its 95% interval (from the pairs' variance).
+    pub fn elo(&self) -> EloEstimate {
+        let (mean, var) = self.moments();
+        let n = self.pairs().max(1) as f64;
+        let half = 1.959964 * (var / n).sqrt();
+        EloEstimate { elo: elo_of_score(mean), low: elo_of_score(mean - half), high: elo_of_score(mean + half) }
+    }
+
+    /// The log-likelihood ratio of "A is `elo1` stronger" against "A is `elo0` stronger" (0 before any
+    /// information: no pairs, or all pairs alike and at neither hypothesis).
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let (mean, var) = self.moments();
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        // With no spread yet (all pairs alike) the approximation divides by zero; a floor of a small fraction of
+        // the largest possible variance keeps the first few pairs from deciding anything by themselves.
+        let var = var.max(0.01);
+        let (s0, s1) = (expected_score(elo0), expected_score(elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+}
+
+/// What the test decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// H1: A is at least `elo1` stronger.
+    H1,
+    /// H0: A is at most `elo0` stronger.
+    H0,
+    /// The pair limit came first.
+    Inconclusive,
+}
+
+/// How an SPRT match is played.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Player A (the candidate).
+    pub a: Engine,
+    /// Player B (the reference).
+    pub b: Engine,
+    /// The search limits of every turn.
+    pub limits: Limits,
+    /// Elo of the null hypothesis.
+    pub elo0: f64,
+    /// Elo of the alternative.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// Stop after this many pairs whatever the LLR.
+    pub max_pairs: usize,
+    /// Threads playing pairs at once.
+    pub threads: usize,
+    /// A game still going after this many turns (book included) is a draw.
+    pub max_turns: usize,
+    /// Transposition table of each player, in MB.
+    pub tt_megabytes: usize,
+}
+
+/// The running state of a test, passed to the progress callback after every pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Pair results.
+    pub penta: Pentanomial,
+    /// A's wins, draws and losses over single games.
+    pub wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// A's losses.
+    pub losses: u64,
+    /// The current log-likelihood ratio.
+    pub llr: f64,
+}
+
+/// Plays one game from `opening`, A as `a_side`; A's points (1, ½ or 0).
+fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, searchers: &mut [Searcher; 2], seed: u64) -> f64 {
+    let mut game = Game::new(Rules::default());
+    for t in opening {
+        game.play_turn(t).expect("book turns are checked when the book is read");
+    }
+    for s in searchers.iter_mut() {
+        s.clear();
+    }
+    while !game.is_over() && game.turns().len() < cfg.max_turns {
+        let side = game.position().side_to_move();
+        let (engine, s) = if side == a_side { (&cfg.a, &mut searchers[0]) } else { (&cfg.b, &mut searchers[1]) };
+        let Some(t) = engine.choose(s, &game, cfg.limits, seed ^ game.turns().len() as u64) else { break };
+        game.play_turn(&t).expect("engines play legal turns");
+    }
+    match game.outcome().map(|o| o.result()) {
+        Some(GameResult::Win(s)) if s == a_side => 1.0,
+        Some(GameResult::Win(_)) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Runs the test over `book` (opening k for pair k, cycling) until the LLR crosses a bound or `max_pairs` are
+/// played; `report` sees the state after every pair. Returns the verdict and the final state.
+pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Verdict, Progress) {
+    let (lower, upper) = sprt_bounds(cfg.alpha, cfg.beta);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<[f64; 2]>();
+    let mut state = Progress::default();
+    let mut verdict = Verdict::Inconclusive;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                let mut searchers = [cfg.a.searcher(cfg.tt_megabytes), cfg.b.searcher(cfg.tt_megabytes)];
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= cfg.max_pairs || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let opening = &book.openings[k % book.openings.len()];
+                    let white = play_one(cfg, opening, Side::White, &mut searchers, k as u64);
+                    let black = play_one(cfg, opening, Side::Black, &mut searchers, k as u64 + (1 << 40));
+                    if tx.send([white, black]).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for pair in rx.iter() {
+            if verdict != Verdict::Inconclusive {
+                // Pairs that were already being played when the test stopped are not counted.
+                continue;
+            }
+            state.penta.add(pair[0] + pair[1]);
+            for g in pair {
+                match g {
+                    1.0 => state.wins += 1,
+                    0.0 => state.losses += 1,
+                    _ => state.draws += 1,
+                }
+            }
+            state.llr = state.penta.llr(cfg.elo0, cfg.elo1);
+            report(&state);
+            if state.llr >= upper {
+                verdict = Verdict::H1;
+            } else if state.llr <= lower {
+                verdict = Verdict::H0;
+            }
+            if verdict != Verdict::Inconclusive {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    (verdict, state)
+}
+
+/// A per-turn limit of `ms` milliseconds, or of `nodes` nodes.
+pub fn turn_limits(ms: Option<u64>, nodes: Option<u64>) -> Limits {
+    Limits { movetime: ms.map(Duration::from_millis), nodes, depth: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!(elo_of_score(0.5).abs() < 1e-9);
+        // 3 to 1 odds: 400 · log10(3).
+        assert!((elo_of_score(0.75) - 190.848_501).abs() < 1e-4);
+        assert!((elo_of_score(0.25) + 190.848_501).abs() < 1e-4);
+        assert!((expected_score(elo_of_score(0.64)) - 0.64).abs() < 1e-12);
+        assert!((expected_score(100.0) - 0.640_065).abs() < 1e-6);
+    }
+
+    #[test]
+    fn bounds_for_five_percent_errors() {
+        let (lo, hi) = sprt_bounds(0.05, 0.05);
+        assert!((lo + 2.944_439).abs() < 1e-6 && (hi - 2.944_439).abs() < 1e-6);
+    }
+
+    #[test]
+    fn pentanomial_statistics_on_known_counts() {
+        // Symmetric results: mean 0.5, variance (10·¼ + 20·1/16 + 20·1/16 + 10·¼) / 100 = 0.075.
+        let p = Pentanomial { counts: [10, 20, 40, 20, 10] };
+        assert_eq!(p.pairs(), 100);
+        let (m, v) = p.moments();
+        assert!((m - 0.5).abs() < 1e-12 && (v - 0.075).abs() < 1e-12);
+        let e = p.elo();
+        assert!(e.elo.abs() < 1e-9);
+        // 95% interval of the mean: ±1.96 · sqrt(0.075 / 100) = ±0.053677 → ±37.4 Elo.
+        assert!((e.high - elo_of_score(0.5 + 1.959964 * 0.0273861)).abs() < 1e-3);
+        assert!((e.high - 37.45).abs() < 0.1 && (e.low + 37.45).abs() < 0.1, "{e:?}");
+        // LLR = N (s1 − s0)(2m − s0 − s1) / 2v with s0 = 0.5, s1 = expected_score(10) = 0.514387.
+        let s1 = expected_score(10.0);
+        let want = 100.0 * (s1 - 0.5) * (1.0 - 0.5 - s1) / (2.0 * 0.075);
+        assert!((p.llr(0.0, 10.0) - want).abs() < 1e-12);
+        assert!((p.llr(0.0, 10.0) + 0.1380).abs() < 1e-3, "{}", p.llr(0.0, 10.0));
+        // A clear winner: positive LLR past the upper bound.
+        let strong = Pentanomial { counts: [2, 8, 40, 30, 20] };
+        assert!(strong.elo().elo > 50.0 && strong.elo().low > 0.0);
+        assert!(strong.llr(0.0, 20.0) > sprt_bounds(0.05, 0.05).1);
+        // And its mirror image past the lower one.
+        let weak = Pentanomial { counts: [20, 30, 40, 8, 2] };
+        assert!(weak.llr(0.0, 20.0) < sprt_bounds(0.05, 0.05).0);
+    }
+
+    #[test]
+    fn adding_pairs_fills_the_right_bins() {
+        let mut p = Pentanomial::default();
+        for x in [0.0, 0.5, 1.0, 1.0, 1.5, 2.0, 2.0, 2.0] {
+            p.add(x);
+        }
+        assert_eq!(p.counts, [1, 1, 2, 1, 3]);
+        assert_eq!(Pentanomial::default().llr(0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn the_committed_book_is_valid_and_large() {
+        let book = Book::builtin();
+        assert!(book.openings.len() >= 300, "{} openings", book.openings.len());
+        assert!(book.openings.iter().all(|o| (4..=6).contains(&o.len())));
+        // The text round-trips.
+        assert_eq!(Book::parse(&book.to_text("header")).unwrap(), book);
+    }
+
+    #[test]
+    fn a_damaged_book_is_rejected_with_its_line() {
+        let good = "# comment\nd3-e3A, c3-d3A\n";
+        let book = Book::parse(good).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(book.openings.len(), 1);
+        let bad_turn = "# comment\n\nd3-e3A, c3-zzA\n";
+        let e = Book::parse(bad_turn).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.to_string().contains("line 3"), "{e}");
+        let illegal = "d3-e3A\nd3-e3A, a1-a2\n";
+        let e = Book::parse(illegal).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("illegal"), "{e}");
+        let twice = "d3-e3A\nd3-e3A\n";
+        assert_eq!(Book::parse(twice).unwrap_err().line, 2);
+        assert_eq!(Book::parse("# nothing\n").unwrap_err().line, 0);
+        // A truncated last line (cut in the middle of a step) is caught as well.
+        let cut = "d3-e3A, c3-d";
+        assert_eq!(Book::parse(cut).unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn engines_parse() {
+        assert_eq!("level3".parse::<Engine>(), Ok(Engine::Level(Level::Intermediate)));
+        assert_eq!("max,noqs".parse::<Engine>(), Ok(Engine::Search("max,noqs".to_string())));
+        assert!("level9".parse::<Engine>().is_err());
+        assert!("max,warp=3".parse::<Engine>().is_err());
+        assert!("max,threat".parse::<Engine>().is_err());
+    }
+
+    #[test]
+    fn a_short_test_counts_every_game() {
+        let book = Book::parse("d3-e3A, c3-d3A, b2-c3A, a3-b2A\n").unwrap_or_else(|e| panic!("{e}"));
+        let cfg = Config {
+            a: "max".parse().unwrap(),
+            b: "baseline".parse().unwrap(),
+            limits: Limits { depth: Some(1), ..Limits::default() },
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            max_pairs: 3,
+            threads: 2,
+            max_turns: 40,
+            tt_megabytes: 1,
+        };
+        let mut reports = 0;
+        let (verdict, state) = run(&cfg, &book, |_| reports += 1);
+        assert_eq!(state.penta.pairs(), reports);
+        assert_eq!(state.wins + state.draws + state.losses, 2 * state.penta.pairs());
+        assert!(verdict != Verdict::Inconclusive || state.penta.pairs() == 3);
+    }
+}
