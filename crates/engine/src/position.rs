@@ -546,6 +546,17 @@ impl Position {
         relay.for_each_continuation(self.geometry(), opp, self.empty(), f)
     }
 
+    /// The most enemy pieces the side to move can take with one capturing step at the start of its turn (0 if
+    /// it cannot capture).
+    pub fn best_capture(&self) -> u32 {
+        if !self.may_capture() {
+            return 0;
+        }
+        let mut list = StepList::new();
+        self.gen_captures(&mut list);
+        list.iter().map(|&s| self.captured_by(s).count_ones()).max().unwrap_or(0)
+    }
+
     /// The most of the side to move's pieces that the
     /// opponent could take with one capturing step if it were the opponent's turn (0 if it could not capture).
     pub fn threat(&self) -> u32 {

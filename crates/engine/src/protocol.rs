@@ -1,7 +1,7 @@
 //! The engine protocol of `fanorona-cli engine`: a UCI-like line protocol on standard input and output.
 //!
 //! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
-//! `go movetime <ms>` / `go nodes <n>` (answered by `info …` lines and `bestmove <TURN>`), `stop`, `eval`,
+//! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]` (answered by `info …` lines and `bestmove <TURN>`), `stop`, `eval`,
 //! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
 //! `level baseline` (the plain reference player of strength tests), `quit`.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
@@ -168,6 +168,7 @@ impl Session {
         self.wait();
         let words: Vec<&str> = args.split_whitespace().collect();
         let mut limits = Limits::default();
+        let mut clock = Clock::default();
         let mut i = 0;
         while i < words.len() {
             let value = words.get(i + 1).and_then(|v| v.parse::<u64>().ok());
@@ -175,16 +176,27 @@ impl Session {
                 ("depth", Some(v)) => limits.depth = Some(v.clamp(1, 200) as u32),
                 ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(v)),
                 ("nodes", Some(v)) => limits.nodes = Some(v),
+                ("wtime", Some(v)) => clock.time[0] = Some(v),
+                ("btime", Some(v)) => clock.time[1] = Some(v),
+                ("winc", Some(v)) => clock.inc[0] = v,
+                ("binc", Some(v)) => clock.inc[1] = v,
                 ("infinite", _) => {
                     i += 1;
                     continue;
                 }
                 _ => {
-                    say(&self.out, "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go infinite");
+                    say(
+                        &self.out,
+                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] | go infinite",
+                    );
                     return;
                 }
             }
             i += 2;
+        }
+        let side = self.game.position().side_to_move().index();
+        if let (None, Some(t)) = (limits.movetime, clock.time[side]) {
+            limits.movetime = Some(Duration::from_millis(time_for_turn(t, clock.inc[side])));
         }
         if let Some(o) = self.game.outcome() {
             say(&self.out, &format!("info string game over: {o}"));
@@ -214,6 +226,21 @@ impl Session {
     }
 }
 
+/// The clocks of `go wtime … btime … winc … binc …`, indexed by side (White 0, Black 1), in milliseconds.
+#[derive(Default)]
+struct Clock {
+    time: [Option<u64>; 2],
+    inc: [u64; 2],
+}
+
+/// The time to spend on one turn with `remaining` ms on the clock and `inc` ms added per turn: a share of the
+/// remaining time as if about 25 more turns were to come, plus most of the increment, never more than a third of
+/// what is left, and a margin for the reply to travel back.
+pub fn time_for_turn(remaining: u64, inc: u64) -> u64 {
+    let share = remaining / 25 + inc * 3 / 4;
+    share.min(remaining / 3).saturating_sub(5).max(1)
+}
+
 /// Runs the protocol until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
@@ -224,4 +251,21 @@ pub fn run(input: impl BufRead, out: Output) {
         }
     }
     session.handle("quit");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_time_is_shared_out() {
+        // 60 s left, no increment: 60 000 / 25 = 2 400 ms, less the 5 ms margin.
+        assert_eq!(time_for_turn(60_000, 0), 2_395);
+        // The increment mostly adds to it.
+        assert_eq!(time_for_turn(60_000, 1_000), 2_400 + 750 - 5);
+        // Never more than a third of what is left, however large the increment.
+        assert_eq!(time_for_turn(900, 10_000), 300 - 5);
+        // Nearly flagged: still a positive budget.
+        assert_eq!(time_for_turn(3, 0), 1);
+    }
 }

@@ -226,6 +226,12 @@ pub struct Searcher {
     pub threat_weight: i32,
     /// Which static evaluation scores the leaves.
     pub eval: EvalKind,
+    /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
+    /// iteration (and so keeps iterating until the budget is spent).
+    pub use_partial: bool,
+    /// Where quiescence stops at a position whose side to move must capture, the static score gains this much
+    /// per piece of the largest single capture available (0: the static score alone).
+    pub capture_gain: i32,
     /// Whether quiet steps that refuted a sibling (killers) are tried early.
     pub use_killers: bool,
 }
@@ -276,6 +282,8 @@ impl Searcher {
             qs_table: true,
             eval: EvalKind::Full,
             use_killers: true,
+            capture_gain: 0,
+            use_partial: false,
         }
     }
 
@@ -290,7 +298,7 @@ impl Searcher {
 
     /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
     /// `baseline` (the plain reference player), `noqs` (no quiescence), `lmr`/`nolmr`, `nokillers`, and
-    /// `name=value` for `qs-turns`, `threat`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers` and `eval`
+    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers` and `eval`
     /// (`full` or `plain`). Used by the SPRT tool, the tuning example and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -313,6 +321,8 @@ impl Searcher {
                     self.contempt = fresh.contempt;
                     self.eval = fresh.eval;
                     self.use_killers = fresh.use_killers;
+                    self.capture_gain = fresh.capture_gain;
+                    self.use_partial = fresh.use_partial;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -325,6 +335,8 @@ impl Searcher {
                 "noqs" => self.qs_max_turns = 0,
                 "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
                 "threat" => self.threat_weight = number()?,
+                "capgain" => self.capture_gain = number()?,
+                "spend" => self.use_partial = flag()?,
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -432,6 +444,15 @@ impl Searcher {
                     && self.nodes < self.node_limit
                     && run.deadline.is_none_or(|d| Instant::now() < d);
                 run.done = !paused;
+                // The unfinished iteration searched its first root turns completely: a turn it found better than
+                // the last iteration's choice (the table's turn, searched first) is the better answer.
+                if run.done && self.use_partial && run.depth > 1 {
+                    let pv = steps_to_turns(&run.pos, &self.pv[0]);
+                    if let Some(first) = pv.first().filter(|t| run.pos.legal_turns().contains(t)) {
+                        run.result.best = Some(first.clone());
+                        run.result.pv = pv;
+                    }
+                }
                 return;
             };
             run.prev = Some(score);
@@ -453,10 +474,12 @@ impl Searcher {
                 pv: run.result.pv.clone(),
             });
             let forced = score.abs() > WIN_BOUND && run.depth as i32 > WIN - score.abs() + 1;
-            // Another iteration usually costs several times the last one: do not start what cannot finish.
+            // Another iteration usually costs several times the last one. Without partial results, do not start
+            // what cannot finish; with them, the time is a budget to spend: a partial iteration still answers.
             let out_of_time = run.deadline.is_some_and(|d| {
                 let now = Instant::now();
-                now >= d || (run.limits.depth.is_none() && (now - run.start) * 3 > (d - run.start) * 2)
+                now >= d
+                    || (!self.use_partial && run.limits.depth.is_none() && (now - run.start) * 3 > (d - run.start) * 2)
             });
             run.depth += 1;
             run.done = forced || out_of_time || run.depth > run.max_depth;
@@ -747,6 +770,9 @@ impl Searcher {
             // so the static score is a fair lower bound and keeps the tree of exchanges small.
             let stand = self.static_eval(pos);
             if qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY {
+                if self.capture_gain != 0 {
+                    return stand + self.capture_gain * pos.best_capture() as i32;
+                }
                 return stand;
             }
             if self.qs_floor {

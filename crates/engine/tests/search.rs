@@ -135,15 +135,26 @@ fn protocol_plays_the_baseline_and_back() {
     let cap = Capture::default();
     let out: Output = Arc::new(Mutex::new(cap.clone()));
     let mut session = Session::new(out);
-    for line in
-        ["level baseline", "go depth 3", "isready", "level max", "play d3-e3A", "go depth 2", "isready", "level fast"]
-    {
+    for line in [
+        "level baseline",
+        "go depth 3",
+        "isready",
+        "level max",
+        "play d3-e3A",
+        "go depth 2",
+        "eval",
+        "go wtime 400 btime 300 winc 10 binc 10",
+        "isready",
+        "go wtime soon",
+        "level fast",
+    ] {
         assert!(session.handle(line));
     }
     assert!(!session.handle("quit"));
     let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
     let bests: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("bestmove ")).collect();
-    assert_eq!(bests.len(), 2, "{text}");
+    assert_eq!(bests.len(), 3, "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("error usage: go")).count(), 1, "{text}");
     let start = Position::start(&Rules::default());
     assert!(start.legal_turns().contains(&bests[0].parse().unwrap()), "{text}");
     assert_eq!(text.lines().filter(|l| l.starts_with("error usage: level")).count(), 1, "{text}");
