@@ -557,6 +557,26 @@ impl Position {
         list.iter().map(|&s| self.captured_by(s).count_ones()).max().unwrap_or(0)
     }
 
+    /// How many of the side to move's pieces the opponent could take with some capturing step if it were the
+    /// opponent's turn (each piece counted once, whichever step takes it).
+    pub fn exposed(&self) -> u32 {
+        let mut flipped = *self;
+        flipped.side = self.side.opponent();
+        if !flipped.may_capture() {
+            return 0;
+        }
+        let mut list = StepList::new();
+        flipped.gen_captures(&mut list);
+        list.iter().fold(0u64, |acc, &s| acc | flipped.captured_by(s)).count_ones()
+    }
+
+    /// Paika steps of the side to move minus those the opponent would have if it were its turn.
+    pub fn mobility(&self) -> i32 {
+        let mut flipped = *self;
+        flipped.side = self.side.opponent();
+        self.count_paika() as i32 - flipped.count_paika() as i32
+    }
+
     /// The most of the side to move's pieces that the
     /// opponent could take with one capturing step if it were the opponent's turn (0 if it could not capture).
     pub fn threat(&self) -> u32 {

@@ -3,14 +3,17 @@
 //! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
 //! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]` (answered by `info …` lines and `bestmove <TURN>`), `stop`, `eval`,
 //! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
-//! `level baseline` (the plain reference player of strength tests), `quit`.
+//! `level baseline` (the plain reference player of strength tests), `quit`. Full strength plays endgames of up to
+//! five pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 
 use crate::game::Game;
+use crate::geometry::Variant;
 use crate::levels::Level;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, Limits, Searcher, evaluate, score_text};
+use crate::search::{Info, Limits, Oracle, Searcher, evaluate, score_text};
+use crate::tablebase;
 use crate::turns::Turn;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -70,6 +73,9 @@ impl Session {
     /// A session writing to `out`.
     pub fn new(out: Output) -> Session {
         let searcher = Searcher::new(64);
+        // Full strength plays small endgames from the tablebase, as Master does: load or build it now, while the
+        // client is still setting up, so that the first search does not wait for it.
+        std::thread::spawn(|| tablebase::shared(Variant::Tsivy, tablebase::default_dir().as_deref()));
         Session {
             stop: searcher.stop_flag(),
             game: Game::new(Rules::default()),
@@ -212,6 +218,9 @@ impl Session {
         let level = self.level;
         let seed = self.game.turns().len() as u64;
         searcher.configure(self.options).expect("the session's options are valid");
+        let oracle: Option<Arc<dyn Oracle>> = (self.options == "max")
+            .then(|| tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()) as Arc<dyn Oracle>);
+        searcher.set_oracle(oracle);
         self.running = Some(std::thread::spawn(move || {
             let best = match level {
                 Some(l) => l.choose(&mut searcher, &pos, &history, seed, limits),

@@ -226,6 +226,10 @@ pub struct Searcher {
     pub threat_weight: i32,
     /// Which static evaluation scores the leaves.
     pub eval: EvalKind,
+    /// Weight of [`Position::mobility`] in the full evaluation (hundredths of a piece per paika step).
+    pub mobility_weight: i32,
+    /// Penalty per piece of the side to move that the opponent could take ([`Position::exposed`]) at a quiet leaf.
+    pub exposed_weight: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
@@ -284,6 +288,8 @@ impl Searcher {
             use_killers: true,
             capture_gain: 0,
             use_partial: false,
+            mobility_weight: 0,
+            exposed_weight: 0,
         }
     }
 
@@ -297,8 +303,9 @@ impl Searcher {
     }
 
     /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
-    /// `baseline` (the plain reference player), `noqs` (no quiescence), `lmr`/`nolmr`, `nokillers`, and
-    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers` and `eval`
+    /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
+    /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
+    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `exposed`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers` and `eval`
     /// (`full` or `plain`). Used by the SPRT tool, the tuning example and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -323,6 +330,8 @@ impl Searcher {
                     self.use_killers = fresh.use_killers;
                     self.capture_gain = fresh.capture_gain;
                     self.use_partial = fresh.use_partial;
+                    self.mobility_weight = fresh.mobility_weight;
+                    self.exposed_weight = fresh.exposed_weight;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -333,10 +342,17 @@ impl Searcher {
                     self.lmr = false;
                 }
                 "noqs" => self.qs_max_turns = 0,
+                "tb" => {
+                    let dir = crate::tablebase::default_dir();
+                    self.oracle = Some(crate::tablebase::shared(crate::geometry::Variant::Tsivy, dir.as_deref()));
+                }
+                "notb" => self.oracle = None,
                 "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
                 "threat" => self.threat_weight = number()?,
                 "capgain" => self.capture_gain = number()?,
                 "spend" => self.use_partial = flag()?,
+                "mob" => self.mobility_weight = number()?,
+                "exposed" => self.exposed_weight = number()?,
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -361,6 +377,7 @@ impl Searcher {
     #[inline]
     fn static_eval(&self, pos: &Position) -> i32 {
         match self.eval {
+            EvalKind::Full if self.mobility_weight != 0 => evaluate(pos) + self.mobility_weight * pos.mobility(),
             EvalKind::Full => evaluate(pos),
             EvalKind::Plain => plain_evaluate(pos),
         }
@@ -761,10 +778,14 @@ impl Searcher {
                 if pos.count_paika() == 0 {
                     return -WIN + tply;
                 }
+                let mut score = self.static_eval(pos);
                 if self.threat_weight != 0 {
-                    return self.static_eval(pos) - self.threat_weight * pos.threat() as i32;
+                    score -= self.threat_weight * pos.threat() as i32;
                 }
-                return self.static_eval(pos);
+                if self.exposed_weight != 0 {
+                    score -= self.exposed_weight * pos.exposed() as i32;
+                }
+                return score;
             }
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.

@@ -161,6 +161,23 @@ fn protocol_plays_the_baseline_and_back() {
 }
 
 #[test]
+fn protocol_full_strength_knows_the_tablebase() {
+    let cap = Capture::default();
+    let out: Output = Arc::new(Mutex::new(cap.clone()));
+    let mut session = Session::new(out);
+    // Two against two, the longest four-piece win (49 turns): a one-turn search sees it only through the table.
+    for line in ["position fen 9/9/B8/9/3WW3B w", "go depth 1", "isready", "level baseline", "go depth 1", "eval"] {
+        assert!(session.handle(line));
+    }
+    assert!(!session.handle("quit"));
+    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info depth 1 ")).collect();
+    assert_eq!(infos.len(), 2, "{text}");
+    assert!(infos[0].contains(" score win 49 "), "{text}");
+    assert!(infos[1].contains(" score cp "), "the baseline has no table: {text}");
+}
+
+#[test]
 fn protocol_session_answers_commands() {
     let cap = Capture::default();
     let out: Output = Arc::new(Mutex::new(cap.clone()));
