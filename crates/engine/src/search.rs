@@ -1329,6 +1329,35 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_iteration_answers_a_legal_turn() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let mut cut = 0;
+        for _ in 0..40 {
+            let mut p = Position::start(&Rules::default());
+            for _ in 0..rng.random_range(0..20) {
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+            }
+            if p.legal_turns().is_empty() {
+                continue;
+            }
+            let mut s = Searcher::new(1);
+            s.configure("max,spend").unwrap();
+            let nodes = rng.random_range(2_000..60_000);
+            let r = s.search(&p, &[], Limits::nodes(nodes), |_| {});
+            let best = r.best.expect("a turn");
+            assert!(p.legal_turns().contains(&best), "{best} at {p}");
+            assert_eq!(r.pv.first(), Some(&best), "the reported line starts with the answer");
+            cut += usize::from(r.nodes >= nodes);
+        }
+        assert!(cut >= 20, "only {cut} searches were cut by their budget");
+    }
+
+    #[test]
     fn stop_flag_stops_at_once() {
         let p = Position::start(&Rules::default());
         let mut s = Searcher::new(1);
