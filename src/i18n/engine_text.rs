@@ -3,8 +3,8 @@
 //! The engine writes English for logs and the command line; the game shows its own translations of the same
 //! values, matched on the engine's enums.
 
-use super::{t, tf};
-use crate::hud::capitalise;
+use super::capitalise;
+use super::{FluentValue, t, tf};
 use fanorona_engine::geometry::point_name;
 use fanorona_engine::levels::Level;
 use fanorona_engine::{DrawReason, GameResult, IllegalReason, Outcome, Side};
@@ -66,7 +66,10 @@ pub fn outcome_reason(outcome: Outcome) -> &'static str {
 pub fn outcome_text(outcome: Outcome) -> String {
     let text = match outcome {
         Outcome::Draw(DrawReason::Repetition | DrawReason::Agreement) => outcome_reason(outcome).to_string(),
-        _ => tf("outcome.with_reason", &[&result_text(outcome.result()), &outcome_reason(outcome)]),
+        _ => tf(
+            "outcome.with_reason",
+            &[("result", result_text(outcome.result()).into()), ("reason", outcome_reason(outcome).into())],
+        ),
     };
     capitalise(&text)
 }
@@ -75,16 +78,16 @@ pub fn outcome_text(outcome: Outcome) -> String {
 pub fn illegal_reason_text(reason: IllegalReason) -> String {
     match reason {
         IllegalReason::GameOver => t("illegal.game_over").to_string(),
-        IllegalReason::OffBoard(p) => tf("illegal.off_board", &[&point_name(p)]),
-        IllegalReason::NotYourPiece(p) => tf("illegal.not_your_piece", &[&point_name(p)]),
+        IllegalReason::OffBoard(p) => tf("illegal.off_board", &[("point", point_name(p).to_string().into())]),
+        IllegalReason::NotYourPiece(p) => tf("illegal.not_your_piece", &[("point", point_name(p).to_string().into())]),
         IllegalReason::NotJoined => t("illegal.not_joined").to_string(),
-        IllegalReason::Occupied(p) => tf("illegal.occupied", &[&point_name(p)]),
+        IllegalReason::Occupied(p) => tf("illegal.occupied", &[("point", point_name(p).to_string().into())]),
         IllegalReason::CaptureCompulsory => t("illegal.capture_compulsory").to_string(),
         IllegalReason::NothingToCapture => t("illegal.nothing_to_capture").to_string(),
         IllegalReason::VelaNoCapture => t("illegal.vela_no_capture").to_string(),
-        IllegalReason::MustContinueWith(p) => tf("note.relay_only", &[&point_name(p)]),
+        IllegalReason::MustContinueWith(p) => tf("note.relay_only", &[("point", point_name(p).to_string().into())]),
         IllegalReason::SameDirection => t("illegal.same_direction").to_string(),
-        IllegalReason::Revisited(p) => tf("illegal.revisited", &[&point_name(p)]),
+        IllegalReason::Revisited(p) => tf("illegal.revisited", &[("point", point_name(p).to_string().into())]),
         IllegalReason::SegmentReused => t("illegal.segment_reused").to_string(),
         IllegalReason::RelayMustCapture => t("illegal.relay_must_capture").to_string(),
         IllegalReason::NoRelay => t("illegal.no_relay").to_string(),
@@ -95,12 +98,17 @@ pub fn illegal_reason_text(reason: IllegalReason) -> String {
 /// other text is returned unchanged.
 pub fn score_text(text: &str) -> String {
     if let Some(n) = text.strip_prefix("win in ") {
-        tf("score.win_in", &[&n])
+        tf("score.win_in", &[("turns", count(n))])
     } else if let Some(n) = text.strip_prefix("loss in ") {
-        tf("score.loss_in", &[&n])
+        tf("score.loss_in", &[("turns", count(n))])
     } else {
         decimal(text)
     }
+}
+
+/// A count written by the engine, as a Fluent number when it is one (so that a translation may select a plural).
+fn count(n: &str) -> FluentValue<'_> {
+    n.parse::<u64>().map_or_else(|_| n.into(), FluentValue::from)
 }
 
 /// A number written with a decimal point, with the current language's decimal separator instead.

@@ -146,7 +146,7 @@ fn follow_relay(state: Res<GameState>, mut sel: ResMut<Selection>) {
 /// Why a step from `from` to `to` is not legal, for people, in the current language.
 fn explain(pos: &Position, from: u8, to: u8) -> String {
     let Some(dir) = pos.geometry().direction_between(from, to) else {
-        return tf("note.not_joined", &[&point_name(from), &point_name(to)]);
+        return tf("note.not_joined", &[("from", point_name(from).to_string().into()), ("to", point_name(to).to_string().into())]);
     };
     let reasons: Vec<_> = [StepKind::Paika, StepKind::Approach, StepKind::Withdrawal]
         .into_iter()
@@ -196,7 +196,7 @@ fn handle_clicks(
             if let Some(r) = pos.relay_piece()
                 && r != p
             {
-                sel.note = Some(tf("note.relay_only", &[&point_name(r)]));
+                sel.note = Some(tf("note.relay_only", &[("point", point_name(r).to_string().into())]));
                 continue;
             }
             if legal.iter().any(|s| s.from == p && s.kind != StepKind::Stop) {

@@ -431,8 +431,8 @@ fn found<D: Document>(loaded: Loaded<D>, what: &'static str, problems: &mut Vec<
 /// The plain-words message for a document moved aside.
 pub fn moved_aside_notice(what: &str, error: &crate::storage::StorageError, kept_as: Option<&str>) -> String {
     match kept_as {
-        Some(name) => i18n::tf("persist.moved_aside", &[&what, &error, &name]),
-        None => i18n::tf("persist.unreadable", &[&what, &error]),
+        Some(name) => i18n::tf("persist.moved_aside", &[("what", what.into()), ("error", error.to_string().into()), ("file", name.into())]),
+        None => i18n::tf("persist.unreadable", &[("what", what.into()), ("error", error.to_string().into())]),
     }
 }
 
@@ -486,7 +486,7 @@ fn save_settings(
     match pending.as_ref() {
         Some((p, since)) if *p == doc && now - since >= 0.4 => {
             if let Err(e) = storage.save(&doc) {
-                notices.0.push(i18n::tf("persist.save_failed", &[&i18n::t("persist.settings_doc"), &e]));
+                notices.0.push(i18n::tf("persist.save_failed", &[("what", i18n::t("persist.settings_doc").into()), ("error", e.to_string().into())]));
             }
             *last = Some(doc);
             *pending = None;
@@ -515,7 +515,7 @@ fn save_game(
         return;
     }
     if let Err(e) = storage.save(&doc) {
-        notices.0.push(i18n::tf("persist.save_failed", &[&i18n::t("persist.game_doc"), &e]));
+        notices.0.push(i18n::tf("persist.save_failed", &[("what", i18n::t("persist.game_doc").into()), ("error", e.to_string().into())]));
     }
     // The game is at hand: replaying the record just written, after every step, would be work done twice.
     *resume = Resume::just_saved(doc, !state.game().is_over());
@@ -571,7 +571,7 @@ fn count_stats(
     if stats.0 != before
         && let Err(e) = storage.save(&stats.0)
     {
-        notices.0.push(i18n::tf("persist.save_failed", &[&i18n::t("persist.stats_doc"), &e]));
+        notices.0.push(i18n::tf("persist.save_failed", &[("what", i18n::t("persist.stats_doc").into()), ("error", e.to_string().into())]));
     }
 }
 

@@ -54,9 +54,9 @@ impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::i18n::tf;
         match self {
-            StorageError::Io(e) => f.write_str(&tf("storage.io", &[e])),
-            StorageError::Malformed(e) => f.write_str(&tf("storage.malformed", &[e])),
-            StorageError::Version { found, expected } => f.write_str(&tf("storage.version", &[found, expected])),
+            StorageError::Io(e) => f.write_str(&tf("storage.io", &[("error", e.to_string().into())])),
+            StorageError::Malformed(e) => f.write_str(&tf("storage.malformed", &[("error", e.to_string().into())])),
+            StorageError::Version { found, expected } => f.write_str(&tf("storage.version", &[("found", (*found).into()), ("expected", (*expected).into())])),
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::animation::AnimationSpeed;
 use crate::board::BoardFrame;
 use crate::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
-use crate::i18n::{decimal, level_name, outcome_text, score_text, side_initial, side_name, t, tf};
+use crate::i18n::{decimal_arg, level_name, outcome_text, score_text, side_initial, side_name, t, tf};
 use crate::input::{Selection, human_to_move, undo_action};
 use crate::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::screen::{InGame, Pause, Screen, is_paused};
@@ -42,7 +42,10 @@ pub fn vela_text(game: &fanorona_engine::Game) -> Option<String> {
     match game.position().vela() {
         Some((winner, left)) => {
             let taken = threshold - left;
-            Some(crate::i18n::tf("vela.hud", &[&side_name(winner), &threshold, &taken, &threshold]))
+            Some(crate::i18n::tf(
+                "vela.hud",
+                &[("side", side_name(winner).into()), ("threshold", threshold.into()), ("taken", taken.into())],
+            ))
         }
         None if game.rules().vela.is_some() => Some(t("vela.over").to_string()),
         None => None,
@@ -59,9 +62,9 @@ pub fn plugin(app: &mut App) {
 pub fn side_label(setup: &MatchSetup, side: Side) -> String {
     let name = side_name(side);
     match setup.player(side) {
-        Player::Human if setup.is_cpu(side.opponent()) => tf("hud.you", &[&name]),
+        Player::Human if setup.is_cpu(side.opponent()) => tf("hud.you", &[("side", name.into())]),
         Player::Human => name.to_string(),
-        Player::Cpu(l) => tf("hud.cpu", &[&name, &level_name(l)]),
+        Player::Cpu(l) => tf("hud.cpu", &[("side", name.into()), ("level", level_name(l).into())]),
     }
 }
 
@@ -104,15 +107,18 @@ fn hud(
                 } else if paused {
                     t("hud.paused").to_string()
                 } else if let Some((side, since)) = cpu.thinking() {
-                    let secs = decimal(&format!("{:.1}", (time.elapsed() - since).as_secs_f32()));
+                    let secs = decimal_arg((time.elapsed() - since).as_secs_f64(), 1);
                     match cpu.thinking_depth() {
-                        Some(d) => tf("hud.thinking_depth", &[&side_label(&setup, side), &d, &secs]),
-                        None => tf("hud.thinking", &[&side_label(&setup, side), &secs]),
+                        Some(d) => tf(
+                            "hud.thinking_depth",
+                            &[("side", side_label(&setup, side).into()), ("depth", d.into()), ("seconds", secs)],
+                        ),
+                        None => tf("hud.thinking", &[("side", side_label(&setup, side).into()), ("seconds", secs)]),
                     }
                 } else if pos.in_relay() && setup.is_human(to_move) {
-                    tf("hud.relay", &[&side_label(&setup, to_move)])
+                    tf("hud.relay", &[("side", side_label(&setup, to_move).into())])
                 } else {
-                    tf("hud.to_move", &[&side_label(&setup, to_move)])
+                    tf("hud.to_move", &[("side", side_label(&setup, to_move).into())])
                 };
                 ui.label(egui::RichText::new(status).size(18.0).color(colors::GOLD));
                 if let Some(text) = vela_text(game) {
@@ -143,7 +149,7 @@ fn hud(
             for side in Side::BOTH {
                 let marker = if side == to_move && !game.is_over() { "▶ " } else { "   " };
                 ui.label(egui::RichText::new(format!("{marker}{}", side_label(&setup, side))).strong());
-                let counts = tf("hud.counts", &[&pos.count(side), &state.captured(side.opponent())]);
+                let counts = tf("hud.counts", &[("pieces", pos.count(side).into()), ("captured", state.captured(side.opponent()).into())]);
                 ui.label(format!("   {counts}"));
             }
             ui.separator();
@@ -180,12 +186,12 @@ fn hud(
             if hint.pending {
                 ui.label(egui::RichText::new(t("hud.hint_pending")).color(colors::DIM));
             } else if let Some((_, turn, score)) = &hint.answer {
-                ui.label(tf("hud.hint_answer", &[turn, &score_text(score)]));
+                ui.label(tf("hud.hint_answer", &[("turn", turn.to_string().into()), ("score", score_text(score).into())]));
             }
             if let Some(by) = state.draw_offer() {
                 let answerer = by.opponent();
                 if setup.is_human(answerer) {
-                    ui.label(tf("hud.offers_draw", &[&side_label(&setup, by)]));
+                    ui.label(tf("hud.offers_draw", &[("side", side_label(&setup, by).into())]));
                     ui.horizontal(|ui| {
                         if ui.button(t("hud.accept")).clicked() {
                             requests.write(MoveRequest::new(MoveAction::AnswerDraw { accept: true }));
@@ -196,7 +202,7 @@ fn hud(
                     });
                 } else {
                     let level = cpu_level(&setup, answerer).map_or("", level_name);
-                    ui.label(egui::RichText::new(tf("hud.cpu_considers", &[&level])).color(colors::DIM));
+                    ui.label(egui::RichText::new(tf("hud.cpu_considers", &[("level", level.into())])).color(colors::DIM));
                 }
             }
             ui.separator();
@@ -252,12 +258,12 @@ fn hud(
                 ui.horizontal(|ui| {
                     let na = pos.captured_by(a).count_ones();
                     let nw = pos.captured_by(w).count_ones();
-                    if ui.button(tf("capture.approach", &[&na])).clicked() {
+                    if ui.button(tf("capture.approach", &[("count", na.into())])).clicked() {
                         requests.write(MoveRequest::new(MoveAction::Step(a)));
                         sel.choice = None;
                         sel.piece = None;
                     }
-                    if ui.button(tf("capture.withdrawal", &[&nw])).clicked() {
+                    if ui.button(tf("capture.withdrawal", &[("count", nw.into())])).clicked() {
                         requests.write(MoveRequest::new(MoveAction::Step(w)));
                         sel.choice = None;
                         sel.piece = None;

@@ -254,7 +254,7 @@ fn export_records(
 
 /// Saves `text` under a fresh name; the confirmation or the error, and whether it is an error.
 fn save_record(storage: Option<&Storage>, now: i64, text: &str) -> (String, bool) {
-    let Some(storage) = storage else { return (tf("records.save_failed", &[&"no storage"]), true) };
+    let Some(storage) = storage else { return (tf("records.save_failed", &[("error", "no storage".into())]), true) };
     // Two saves within one second must not overwrite each other.
     let base = record_name(now);
     let existing = storage.list_records();
@@ -263,9 +263,9 @@ fn save_record(storage: Option<&Storage>, now: i64, text: &str) -> (String, bool
         .find(|n| !existing.contains(n))
         .expect("an unused name exists");
     if let Err(e) = storage.write_record(&name, text) {
-        return (tf("records.save_failed", &[&e]), true);
+        return (tf("records.save_failed", &[("error", e.to_string().into())]), true);
     }
-    let mut message = tf("records.saved", &[&storage.record_location(&name)]);
+    let mut message = tf("records.saved", &[("place", storage.record_location(&name).into())]);
     if web::IN_BROWSER {
         if web::download(&format!("{name}.txt"), text) {
             message = format!("{message} {}", t("records.downloaded"));
@@ -312,7 +312,15 @@ fn summary(text: &str) -> String {
         _ => t("records.in_progress"),
     };
     let turns = record.turns().len() + usize::from(!record.pending_steps().is_empty());
-    tf("records.summary", &[&name("White", Side::White), &name("Black", Side::Black), &result, &turns])
+    tf(
+        "records.summary",
+        &[
+            ("white", name("White", Side::White).into()),
+            ("black", name("Black", Side::Black).into()),
+            ("result", result.into()),
+            ("turns", turns.into()),
+        ],
+    )
 }
 
 fn refresh_list(storage: Option<Res<Storage>>, mut ui: ResMut<RecordsUi>) {
@@ -370,7 +378,7 @@ fn open_records(
     let game = match Record::load(text) {
         Ok(game) => game,
         Err(e) => {
-            ui.error = Some(tf("records.invalid", &[&e]));
+            ui.error = Some(tf("records.invalid", &[("error", e.to_string().into())]));
             return;
         }
     };
@@ -429,8 +437,8 @@ fn records_screen(
                                     Some(Ok(Some(text))) => {
                                         opens.write(OpenRecord(text));
                                     }
-                                    Some(Err(e)) => s.error = Some(tf("records.file_error", &[&entry.name, &e])),
-                                    _ => s.error = Some(tf("records.file_error", &[&entry.name, &"?"])),
+                                    Some(Err(e)) => s.error = Some(tf("records.file_error", &[("file", entry.name.as_str().into()), ("error", e.to_string().into())])),
+                                    _ => s.error = Some(tf("records.file_error", &[("file", entry.name.as_str().into()), ("error", "?".into())])),
                                 }
                             }
                             ui.vertical(|ui| {
@@ -463,7 +471,7 @@ fn records_screen(
                             Ok(text) => {
                                 opens.write(OpenRecord(text));
                             }
-                            Err(e) => s.error = Some(tf("records.file_error", &[&path, &e])),
+                            Err(e) => s.error = Some(tf("records.file_error", &[("file", path.to_string().into()), ("error", e.to_string().into())])),
                         }
                     }
                 });
@@ -595,7 +603,7 @@ fn replay_window(
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
         .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
-                let players = tf("records.players", &[&replay.white, &replay.black]);
+                let players = tf("records.players", &[("white", replay.white.as_str().into()), ("black", replay.black.as_str().into())]);
                 ui.label(egui::RichText::new(players).size(18.0).color(colors::GOLD));
                 let turn = match k.checked_sub(1).and_then(|i| replay.game.turns().get(i)) {
                     Some(turn) => format!("{k}. {turn}"),

@@ -48,8 +48,8 @@ fn stats_screen(
                 ui.add_space(8.0);
                 results_table(ui, s);
                 ui.add_space(8.0);
-                ui.label(tf("stats.longest_relay", &[&s.longest_relay]));
-                ui.label(tf("stats.most_pieces", &[&s.most_pieces]));
+                ui.label(tf("stats.longest_relay", &[("captures", s.longest_relay.into())]));
+                ui.label(tf("stats.most_pieces", &[("pieces", s.most_pieces.into())]));
             }
             ui.add_space(10.0);
             ui.horizontal(|ui| {
@@ -68,7 +68,7 @@ fn stats_screen(
                     if ui.button(t("stats.yes_reset")).clicked() {
                         stats.0 = Stats::default();
                         if let Err(e) = storage.save(&stats.0) {
-                            notices.0.push(tf("persist.save_failed", &[&t("persist.stats_doc"), &e]));
+                            notices.0.push(tf("persist.save_failed", &[("what", t("persist.stats_doc").into()), ("error", e.to_string().into())]));
                         }
                         *confirming = false;
                     }
@@ -91,7 +91,7 @@ fn results_table(ui: &mut egui::Ui, s: &Stats) {
         ui.end_row();
         let rows = Level::ALL
             .iter()
-            .map(|l| (format!("cpu-{}", l.number()), tf("stats.vs_level", &[&level_name(*l)])))
+            .map(|l| (format!("cpu-{}", l.number()), tf("stats.vs_level", &[("level", level_name(*l).into())])))
             .chain(std::iter::once(("hot-seat".to_string(), t("stats.hot_seat").to_string())));
         for (key, name) in rows {
             let Some(tally) = s.results.get(&key) else { continue };

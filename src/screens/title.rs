@@ -331,7 +331,7 @@ fn settings_screen(
         ui.add_space(6.0);
         theme_selector(ui, &mut theme);
         ui.add_space(6.0);
-        ui.label(egui::RichText::new(tf("settings.data_dir", &[&storage.describe()])).small().color(colors::DIM));
+        ui.label(egui::RichText::new(tf("settings.data_dir", &[("place", storage.describe().into())])).small().color(colors::DIM));
         ui.add_space(8.0);
         if ui.button(t("menu.back")).clicked() {
             next.set(Screen::Title);
@@ -372,12 +372,12 @@ fn game_over(
                 ui.label(egui::RichText::new(headline).size(32.0).color(colors::GOLD));
                 // The headline already says who won: this says why.
                 ui.label(capitalise(outcome_reason(outcome)));
-                let after = tf("over.after_turns", &[&state.game().turns().len()]);
+                let after = tf("over.after_turns", &[("turns", state.game().turns().len().into())]);
                 ui.label(egui::RichText::new(after).color(colors::DIM));
                 ui.add_space(8.0);
                 if let Some((loser, vela)) = next_vela(&setup, state.game().rules(), outcome.result()) {
                     let key = if state.game().rules().vela.is_some() { "vela.again" } else { "vela.claim" };
-                    let text = tf(key, &[&side_name(loser)]);
+                    let text = tf(key, &[("side", side_name(loser).into())]);
                     let b = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(text).size(16.0)));
                     crate::web::button_at("vela", b.rect);
                     if b.clicked() {

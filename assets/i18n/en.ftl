@@ -1,0 +1,252 @@
+### English texts of the game: the reference every other language follows.
+###
+### How to edit this file: see CONTRIBUTING.md at the root of the repository. A message id is the
+### game's key with dots written as dashes (`menu.new_game` is `menu-new_game`); the text after `=` is what
+### players see; `{ $name }` is a value the game fills in, keep its name as it is.
+
+app-title = Fanorona
+
+menu-subtitle = the board game of Madagascar
+menu-new_game = New game
+menu-settings = Settings
+menu-rules = Rules
+menu-quit = Quit
+menu-back = Back
+menu-title_screen = Title
+
+setup-start = Start
+setup-players = Players
+setup-vs_cpu = Against the CPU
+setup-hot_seat = Two players, one screen
+setup-cpu_vs_cpu = Watch the CPU play itself
+setup-you_play = You play
+setup-cpu_level = CPU level
+setup-board = Board
+setup-relays = Relays
+setup-relay_default = Standard (no point twice)
+setup-relay_lines = Lines (no segment twice)
+setup-options = Options
+setup-first_turn_no_relay = First turn without relay
+setup-single_first_capture = Single first capture
+setup-black_starts = Black starts
+
+side-white = White
+side-black = Black
+side-white_initial = W
+side-black_initial = B
+
+level-beginner = Beginner
+level-novice = Novice
+level-intermediate = Intermediate
+level-advanced = Advanced
+level-master = Master
+
+variant-tsivy = Fanoron-Tsivy (9 × 5)
+variant-dimy = Fanoron-Dimy (5 × 5)
+
+rules-title = How to play
+
+settings-language = Language
+settings-animation_speed = Animation speed
+
+speed-off = Off
+speed-fast = Fast
+speed-normal = Normal
+speed-slow = Slow
+
+sound-title = Sound
+sound-master = Master
+sound-effects = Effects
+sound-music = Music
+sound-mute = Mute
+
+result-you_win = You win!
+result-cpu_wins = The CPU wins
+result-white_wins = White wins
+result-black_wins = Black wins
+result-draw = Draw
+
+outcome-with_reason = { $result }: { $reason }
+
+reason-white_no_pieces = white has no pieces left
+reason-black_no_pieces = black has no pieces left
+reason-white_no_moves = white has no legal move
+reason-black_no_moves = black has no legal move
+reason-white_resigned = white resigned
+reason-black_resigned = black resigned
+reason-draw_repetition = draw by repetition
+reason-no_capture = too many turns without a capture
+reason-draw_agreement = draw by agreement
+
+over-after_turns = after { $turns ->
+        [one] { $turns } turn
+       *[other] { $turns } turns
+    }
+over-change_setup = Change setup
+over-take_back = Take back
+
+pause-title = Paused
+pause-resume = Resume
+
+hud-you = { $side } (you)
+hud-cpu = { $side } (CPU, { $level })
+hud-paused = Paused
+hud-thinking_depth = { $side } is thinking… depth { $depth }, { $seconds } s
+hud-thinking = { $side } is thinking… { $seconds } s
+hud-relay = { $side }: capture again with the same piece, or End turn
+hud-to_move = { $side } to move
+hud-choose_direction = — approach or withdrawal? Click a piece of the line to capture.
+hud-counts = pieces: { $pieces }   captured: { $captured }
+hud-end_turn = End turn (Enter)
+hud-undo = Undo (U)
+hud-redo = Redo
+hud-hint = Hint
+hud-offer_draw = Offer draw
+hud-resign = Resign
+hud-hint_pending = Looking for a good turn…
+hud-hint_answer = Hint: { $turn }  ({ $score })
+hud-offers_draw = { $side } offers a draw.
+hud-accept = Accept
+hud-decline = Decline
+hud-cpu_considers = The CPU ({ $level }) considers your offer…
+hud-animation = Animation:
+hud-menu = Menu (Esc)
+hud-moves = Moves
+
+score-win_in = win in { $turns }
+score-loss_in = loss in { $turns }
+
+number-decimal_separator = .
+
+capture-title = Capture which way?
+capture-explain = This step can capture either line. Click a piece of the line, or:
+capture-approach = Approach ({ $count })
+capture-withdrawal = Withdrawal ({ $count })
+capture-cancel = Cancel
+
+note-not_joined = { $from } and { $to } are not joined by a line
+note-not_allowed = that move is not allowed
+note-click_line = click a piece of the line you want to capture
+note-relay_only = a relay is in progress: only the piece on { $point } may move
+note-compulsory = capturing is compulsory: move one of the marked pieces
+note-nowhere = this piece has nowhere to go
+
+illegal-game_over = the game is over: the side to move has no legal step
+illegal-off_board = { $point } is not on this board
+illegal-not_your_piece = there is no piece of the side to move on { $point }
+illegal-not_joined = the two points are not joined by a line
+illegal-occupied = { $point } is occupied
+illegal-capture_compulsory = a capture is available, so capturing is compulsory
+illegal-nothing_to_capture = there is nothing to capture that way
+illegal-vela_no_capture = the vela winner may not capture yet
+illegal-same_direction = a relay may not go in the same direction twice in a row
+illegal-revisited = the piece already stood on { $point } this turn
+illegal-segment_reused = that line segment was already travelled this turn
+illegal-relay_must_capture = every step of a relay must capture
+illegal-no_relay = there is no relay to stop
+
+## The rules and help screen (src/help.rs).
+help-board-title = The board and the aim
+help-board-body = Fanorona is played on 45 points (9 × 5) joined by lines. Every point is joined to its neighbours across and up and down; the strong points, marked with a ring, are joined diagonally too. Pieces stand on the points and move along the lines. Each player starts with 22 pieces: White fills the two nearest rows, Black the two farthest, and the middle row alternates, leaving only the centre empty. White moves first. The aim: capture every enemy piece, or leave your opponent without a legal move.
+help-paika-title = Moving: paika
+help-paika-body = On your turn, move one of your pieces one step along a line to an empty neighbouring point. A move that captures nothing is called paika, and it is allowed only when none of your pieces can capture anything: capturing is compulsory.
+help-approach-title = Capture by approach
+help-approach-body = Step towards an enemy piece so that your piece stops right in front of it, on the line of the step. That piece is captured, together with every enemy piece directly behind it on the line, up to the first empty point, one of your own pieces or the edge of the board.
+help-withdrawal-title = Capture by withdrawal
+help-withdrawal-body = Step directly away from an enemy piece that stands right next to yours, along the line of the step. That piece is captured, together with every enemy piece directly behind it on the line, up to the first empty point, one of your own pieces or the edge. Diagonal lines capture just like the others.
+help-choice-title = Approach or withdrawal?
+help-choice-body = Sometimes one step could capture both ways: by approach in front and by withdrawal behind. You must choose one of the two lines; you never take both. In the game, click a piece of the line you want to take, or pick Approach or Withdrawal in the window that appears.
+help-relay-title = Relay captures (rafle)
+help-relay-body = After a capture, the same piece may capture again, and again, as long as it can; each further step must capture too. The piece may not move in the same direction twice in a row, and may not come back to a point it has already stood on during this turn (its starting point included). You may stop whenever you like, even when another capture is possible.
+help-end-title = The end of the game
+help-end-body = A player who has no pieces left, or no legal move on their turn, loses. The game is drawn when the players agree to it (Offer draw), when the same position occurs for the third time with the same player to move, or after a set number of turns in a row without a capture (100 by default).
+help-variants-title = Variants and options
+help-variants-dimy = Fanoron-Dimy: the same rules on a small 5 × 5 board, 12 pieces each; the middle row reads black, white, empty, black, white.
+help-variants-vela = Vela, the handicap game played as a rematch: the loser of the previous game moves first and captures only one piece per turn (the enemy piece next to the line of movement, no relay); the previous winner may not capture at all (paika only) until seventeen of their pieces have been taken, and then the normal rules apply. Whoever loses a vela game plays vela again; winning it restores play on equal terms.
+help-variants-options = Options for a new game: Black may start instead of White; relays may follow the "lines" rule (each step changes direction and never travels along a line segment already used this turn) instead of the standard rule; the first turn of the game may end after its first capture; and each player's first capture may be limited to a single step.
+help-controls-title = Controls
+help-controls-mouse = Mouse or touch: click a piece, then one of the highlighted points; red points capture. When a step could capture either way, click a piece of the line you want to take, or choose in the window that appears. During a relay, End turn (or Enter or Space) stops capturing.
+help-controls-keys = U undoes. Escape cancels a selection or, with nothing selected, pauses the game.
+help-controls-keyboard = Keyboard play: the arrow keys move the cursor, Enter selects and confirms, Backspace or Escape cancels.
+
+persist-settings_doc = Your settings
+persist-stats_doc = Your statistics
+persist-game_doc = Your saved game
+persist-moved_aside = { $what } could not be used: { $error }. The file was kept as "{ $file }" and the game starts normally.
+persist-unreadable = { $what } could not be read: { $error }. It was left untouched.
+persist-save_failed = { $what } could not be saved: { $error }.
+persist-notice_title = Note
+persist-ok = OK
+persist-continue = Continue game
+
+settings-theme = Board
+settings-data_dir = Saved in: { $place }
+
+theme-wood = Wood
+theme-night = Night
+theme-sand = Sand
+
+stats-button = Statistics
+stats-title = Statistics
+stats-played = Games played
+stats-finished = Games finished
+stats-opponent = Opponent
+stats-wins = Won
+stats-losses = Lost
+stats-draws = Drawn
+stats-vs_level = CPU: { $level }
+stats-hot_seat = Two players (White / Black wins)
+stats-longest_relay = Longest relay: { $captures ->
+        [one] { $captures } capture
+       *[other] { $captures } captures
+    } in one turn
+stats-most_pieces = Most pieces in one turn: { $pieces }
+stats-none = No games yet.
+stats-reset = Reset statistics
+stats-reset_confirm = Erase all statistics? This cannot be undone.
+stats-yes_reset = Yes, erase
+stats-cancel = Cancel
+
+vela-match = Vela match (the loser may claim a handicap game)
+vela-claim = Vela: { $side } claims the handicap game
+vela-hud = Vela: { $side } may not capture until { $threshold } of its pieces are taken ({ $taken } / { $threshold })
+vela-over = The vela phase is over: normal rules.
+vela-again = Vela again: { $side } claims another handicap game
+
+keys-title = Keyboard
+keys-board = Keys: arrows move · Enter/Space select or play · E end the relay · Backspace cancel · U undo · Esc pause
+keys-choice = Keys: A or 1 approach · W or 2 withdrawal · Backspace cancel
+keys-help = The arrow keys (or H, J, K, L) move a ring over the points. Enter or Space on one of your pieces selects it; on a highlighted point it plays the step. When a step can capture both ways, press A (or 1) for approach or W (or 2) for withdrawal. E, or Enter on the relaying piece, ends a relay. Backspace or Escape cancels the selection; Escape with nothing selected pauses. U takes back a move.
+
+records-title = Game records
+records-save = Save record
+records-copy = Copy record
+records-saved = Record saved: { $place }
+records-save_failed = The record could not be saved: { $error }.
+records-downloaded = Downloaded.
+records-copied = Copied to the clipboard.
+records-copy_failed = The clipboard could not be reached.
+records-none = No saved records yet.
+records-open = Open
+records-unreadable = (unreadable)
+records-in_progress = unfinished
+records-summary = { $white } vs { $black } · { $result } · { $turns ->
+        [one] { $turns } turn
+       *[other] { $turns } turns
+    }
+records-open_file = Open file…
+records-waiting_file = Waiting for the file…
+records-path = Record file:
+records-load = Load
+records-paste = Or paste a record here:
+records-load_pasted = Load pasted record
+records-file_error = Cannot read { $file }: { $error }
+records-invalid = This record cannot be loaded: { $error }
+records-players = { $white } (White) vs { $black } (Black)
+records-start_position = start position
+records-play_from_here = Play from here
+records-keys = Arrow keys: turn by turn · Home / End: start and end · Escape: back
+
+storage-io = it could not be read or written ({ $error })
+storage-malformed = it is damaged or was edited badly ({ $error })
+storage-version = it is from another version of the game (format { $found }, this game reads { $expected })

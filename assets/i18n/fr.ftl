@@ -1,0 +1,252 @@
+### Textes français du jeu.
+###
+### How to edit this file: see CONTRIBUTING.md at the root of the repository. A message id is the
+### game's key with dots written as dashes (`menu.new_game` is `menu-new_game`); the text after `=` is what
+### players see; `{ $name }` is a value the game fills in, keep its name as it is.
+
+app-title = Fanorona
+
+menu-subtitle = le jeu de plateau de Madagascar
+menu-new_game = Nouvelle partie
+menu-settings = Réglages
+menu-rules = Règles
+menu-quit = Quitter
+menu-back = Retour
+menu-title_screen = Accueil
+
+setup-start = Commencer
+setup-players = Joueurs
+setup-vs_cpu = Contre l'ordinateur
+setup-hot_seat = Deux joueurs, un seul écran
+setup-cpu_vs_cpu = L'ordinateur contre lui-même
+setup-you_play = Vous jouez
+setup-cpu_level = Niveau de l'ordinateur
+setup-board = Plateau
+setup-relays = Rafles
+setup-relay_default = Standard (jamais deux fois le même point)
+setup-relay_lines = Lignes (jamais deux fois le même segment)
+setup-options = Options
+setup-first_turn_no_relay = Pas de rafle au premier tour
+setup-single_first_capture = Première prise sans rafle
+setup-black_starts = Les Noirs commencent
+
+side-white = Blancs
+side-black = Noirs
+side-white_initial = B
+side-black_initial = N
+
+level-beginner = Débutant
+level-novice = Novice
+level-intermediate = Intermédiaire
+level-advanced = Avancé
+level-master = Maître
+
+variant-tsivy = Fanoron-Tsivy (9 × 5)
+variant-dimy = Fanoron-Dimy (5 × 5)
+
+rules-title = Comment jouer
+
+settings-language = Langue
+settings-animation_speed = Vitesse des animations
+
+speed-off = Désactivées
+speed-fast = Rapides
+speed-normal = Normales
+speed-slow = Lentes
+
+sound-title = Son
+sound-master = Général
+sound-effects = Effets
+sound-music = Musique
+sound-mute = Couper le son
+
+result-you_win = Vous avez gagné !
+result-cpu_wins = L'ordinateur a gagné
+result-white_wins = Les Blancs gagnent
+result-black_wins = Les Noirs gagnent
+result-draw = Partie nulle
+
+outcome-with_reason = { $result } : { $reason }
+
+reason-white_no_pieces = les Blancs n'ont plus de pièces
+reason-black_no_pieces = les Noirs n'ont plus de pièces
+reason-white_no_moves = les Blancs n'ont plus aucun déplacement permis
+reason-black_no_moves = les Noirs n'ont plus aucun déplacement permis
+reason-white_resigned = les Blancs ont abandonné
+reason-black_resigned = les Noirs ont abandonné
+reason-draw_repetition = nulle par répétition
+reason-no_capture = trop de tours sans prise
+reason-draw_agreement = nulle par accord mutuel
+
+over-after_turns = après { $turns ->
+        [one] { $turns } tour
+       *[other] { $turns } tours
+    }
+over-change_setup = Modifier la partie
+over-take_back = Reprendre le coup
+
+pause-title = Pause
+pause-resume = Reprendre
+
+hud-you = { $side } (vous)
+hud-cpu = { $side } (ordinateur, { $level })
+hud-paused = En pause
+hud-thinking_depth = { $side } : réflexion… profondeur { $depth }, { $seconds } s
+hud-thinking = { $side } : réflexion… { $seconds } s
+hud-relay = { $side } : prenez encore avec la même pièce, ou Fin du tour
+hud-to_move = Aux { $side } de jouer
+hud-choose_direction = — approche ou éloignement ? Cliquez sur une pièce de la ligne à prendre.
+hud-counts = pièces : { $pieces }   prises : { $captured }
+hud-end_turn = Fin du tour (Entrée)
+hud-undo = Annuler (U)
+hud-redo = Rétablir
+hud-hint = Indice
+hud-offer_draw = Proposer la nulle
+hud-resign = Abandonner
+hud-hint_pending = Recherche d'un bon coup…
+hud-hint_answer = Indice : { $turn }  ({ $score })
+hud-offers_draw = Les { $side } proposent la nulle.
+hud-accept = Accepter
+hud-decline = Refuser
+hud-cpu_considers = L'ordinateur ({ $level }) étudie votre proposition…
+hud-animation = Animations :
+hud-menu = Menu (Échap)
+hud-moves = Coups
+
+score-win_in = gain en { $turns }
+score-loss_in = perte en { $turns }
+
+number-decimal_separator = ,
+
+capture-title = Prendre dans quel sens ?
+capture-explain = Ce déplacement peut prendre l'une ou l'autre ligne. Cliquez sur une pièce de la ligne, ou :
+capture-approach = Approche ({ $count })
+capture-withdrawal = Éloignement ({ $count })
+capture-cancel = Annuler
+
+note-not_joined = { $from } et { $to } ne sont pas reliés par une ligne
+note-not_allowed = ce déplacement n'est pas permis
+note-click_line = cliquez sur une pièce de la ligne à prendre
+note-relay_only = une rafle est en cours : seule la pièce en { $point } peut bouger
+note-compulsory = la prise est obligatoire : déplacez une des pièces signalées
+note-nowhere = cette pièce ne peut aller nulle part
+
+illegal-game_over = la partie est terminée : le camp au trait n'a aucun déplacement permis
+illegal-off_board = { $point } n'est pas sur ce plateau
+illegal-not_your_piece = il n'y a pas de pièce du camp au trait en { $point }
+illegal-not_joined = les deux points ne sont pas reliés par une ligne
+illegal-occupied = { $point } est occupé
+illegal-capture_compulsory = une prise est possible, la prise est donc obligatoire
+illegal-nothing_to_capture = il n'y a rien à prendre dans ce sens
+illegal-vela_no_capture = le vainqueur de la vela ne peut pas encore prendre
+illegal-same_direction = une rafle ne peut pas suivre deux fois de suite la même direction
+illegal-revisited = la pièce est déjà passée par { $point } pendant ce tour
+illegal-segment_reused = ce segment a déjà été parcouru pendant ce tour
+illegal-relay_must_capture = chaque déplacement d'une rafle doit faire une prise
+illegal-no_relay = il n'y a pas de rafle à arrêter
+
+## L'écran des règles et de l'aide (src/help.rs).
+help-board-title = Le plateau et le but du jeu
+help-board-body = Le fanorona se joue sur 45 points (9 × 5) reliés par des lignes. Chaque point est relié à ses voisins à l'horizontale et à la verticale ; les points forts, marqués d'un anneau, le sont aussi en diagonale. Les pions se placent sur les points et se déplacent le long des lignes. Chaque joueur commence avec 22 pions : les Blancs occupent les deux rangées les plus proches, les Noirs les deux plus éloignées, et la rangée du milieu alterne les couleurs ; seul le centre reste vide. Les Blancs commencent. Le but : prendre tous les pions adverses, ou laisser l'adversaire sans coup possible.
+help-paika-title = Se déplacer : le paika
+help-paika-body = À votre tour, avancez un de vos pions d'un pas le long d'une ligne, vers un point voisin libre. Un coup qui ne prend rien s'appelle un paika ; il n'est permis que si aucun de vos pions ne peut prendre : la prise est obligatoire.
+help-approach-title = Prise par approche
+help-approach-body = Avancez vers un pion adverse de façon à vous arrêter juste devant lui, sur la ligne de votre déplacement. Ce pion est pris, ainsi que tous les pions adverses qui le suivent sur cette ligne, jusqu'au premier point vide, à l'un de vos pions ou au bord du plateau.
+help-withdrawal-title = Prise par éloignement (retrait)
+help-withdrawal-body = Éloignez-vous d'un pion adverse placé juste à côté du vôtre, en reculant dans l'axe de la ligne. Ce pion est pris, ainsi que tous les pions adverses qui le suivent sur la ligne, jusqu'au premier point vide, à l'un de vos pions ou au bord. Les diagonales prennent comme les autres lignes.
+help-choice-title = Approche ou éloignement ?
+help-choice-body = Il arrive qu'un même pas puisse prendre des deux façons : par approche devant et par éloignement derrière. Vous devez alors choisir une des deux lignes ; on ne prend jamais les deux. Dans le jeu, cliquez sur un pion de la ligne à prendre, ou choisissez Approche ou Éloignement dans la fenêtre qui s'ouvre.
+help-relay-title = Prises en série (rafle)
+help-relay-body = Après une prise, le même pion peut prendre encore, et encore, tant qu'il le peut ; chaque nouveau pas doit lui aussi prendre. Le pion ne peut pas aller deux fois de suite dans la même direction, ni revenir sur un point où il s'est déjà trouvé pendant ce tour (son point de départ compris). Vous pouvez vous arrêter quand vous voulez, même si une autre prise est possible.
+help-end-title = La fin de la partie
+help-end-body = Le joueur qui n'a plus de pions, ou plus aucun coup possible à son tour, a perdu. La partie est nulle si les joueurs en conviennent (Proposer la nulle), si la même position revient pour la troisième fois avec le même joueur au trait, ou après un nombre fixé de tours de suite sans prise (100 par défaut).
+help-variants-title = Variantes et options
+help-variants-dimy = Fanoron-Dimy : les mêmes règles sur un petit plateau de 5 × 5, avec 12 pions chacun ; la rangée du milieu se lit noir, blanc, vide, noir, blanc.
+help-variants-vela = Vela, la partie à handicap jouée en revanche : le perdant de la partie précédente joue en premier et ne prend qu'un pion par tour (le pion adverse voisin de la ligne du déplacement, sans rafle) ; le gagnant précédent ne peut pas prendre du tout (paika seulement) tant que dix-sept de ses pions n'ont pas été pris, puis les règles normales s'appliquent. Qui perd une partie vela rejoue vela ; la gagner rétablit l'égalité.
+help-variants-options = Options d'une nouvelle partie : les Noirs peuvent commencer à la place des Blancs ; la rafle peut suivre la règle des « lignes » (chaque pas change de direction et ne reparcourt jamais un segment déjà utilisé pendant le tour) au lieu de la règle standard ; le premier tour de la partie peut s'arrêter après sa première prise ; et la première prise de chaque joueur peut être limitée à un seul pas.
+help-controls-title = Commandes
+help-controls-mouse = Souris ou écran tactile : cliquez sur un pion, puis sur un des points en surbrillance ; les points rouges prennent. Quand un pas peut prendre des deux façons, cliquez sur un pion de la ligne à prendre, ou choisissez dans la fenêtre qui s'ouvre. Pendant une rafle, Fin du tour (ou Entrée, ou Espace) arrête les prises.
+help-controls-keys = U annule le dernier coup. Échap annule une sélection ou, si rien n'est sélectionné, met la partie en pause.
+help-controls-keyboard = Jeu au clavier : les flèches déplacent le curseur, Entrée sélectionne et valide, Retour arrière ou Échap annule.
+
+persist-settings_doc = vos réglages
+persist-stats_doc = vos statistiques
+persist-game_doc = votre partie enregistrée
+persist-moved_aside = Impossible d'utiliser { $what } : { $error }. Le fichier a été conservé sous le nom « { $file } » et le jeu démarre normalement.
+persist-unreadable = Impossible de lire { $what } : { $error }. Rien n'y a été changé.
+persist-save_failed = Impossible d'enregistrer { $what } : { $error }.
+persist-notice_title = À savoir
+persist-ok = D'accord
+persist-continue = Reprendre la partie
+
+settings-theme = Plateau
+settings-data_dir = Enregistré dans : { $place }
+
+theme-wood = Bois
+theme-night = Nuit
+theme-sand = Sable
+
+stats-button = Statistiques
+stats-title = Statistiques
+stats-played = Parties jouées
+stats-finished = Parties terminées
+stats-opponent = Adversaire
+stats-wins = Gagnées
+stats-losses = Perdues
+stats-draws = Nulles
+stats-vs_level = Ordinateur : { $level }
+stats-hot_seat = Deux joueurs (victoires Blancs / Noirs)
+stats-longest_relay = Plus longue rafle : { $captures ->
+        [one] { $captures } prise
+       *[other] { $captures } prises
+    } en un tour
+stats-most_pieces = Le plus de pièces en un tour : { $pieces }
+stats-none = Aucune partie pour l'instant.
+stats-reset = Remettre à zéro
+stats-reset_confirm = Effacer toutes les statistiques ? C'est définitif.
+stats-yes_reset = Oui, effacer
+stats-cancel = Annuler
+
+vela-match = Match avec vela (le perdant peut réclamer une partie à handicap)
+vela-claim = Vela : { $side } réclame la partie à handicap
+vela-hud = Vela : { $side } ne peut pas prendre avant que { $threshold } de ses pièces soient prises ({ $taken } / { $threshold })
+vela-over = La phase de vela est terminée : règles normales.
+vela-again = Encore un vela : { $side } réclame une nouvelle partie à handicap
+
+keys-title = Clavier
+keys-board = Touches : flèches pour se déplacer · Entrée/Espace pour choisir ou jouer · E pour finir la rafle · Retour arrière pour annuler · U pour reprendre · Échap pour la pause
+keys-choice = Touches : A ou 1 pour l'approche · W ou 2 pour l'éloignement · Retour arrière pour annuler
+keys-help = Les flèches (ou H, J, K, L) déplacent un anneau sur les points. Entrée ou Espace sur une de vos pièces la sélectionne ; sur un point en surbrillance, joue le pas. Quand un pas peut prendre dans les deux sens, appuyez sur A (ou 1) pour l'approche ou sur W (ou 2) pour l'éloignement. E, ou Entrée sur la pièce qui enchaîne, termine la rafle. Retour arrière ou Échap annule la sélection ; Échap sans sélection met le jeu en pause. U reprend un coup.
+
+records-title = Parties enregistrées
+records-save = Enregistrer la partie
+records-copy = Copier la partie
+records-saved = Partie enregistrée : { $place }
+records-save_failed = La partie n'a pas pu être enregistrée : { $error }.
+records-downloaded = Téléchargée.
+records-copied = Copiée dans le presse-papiers.
+records-copy_failed = Le presse-papiers est inaccessible.
+records-none = Aucune partie enregistrée pour l'instant.
+records-open = Ouvrir
+records-unreadable = (illisible)
+records-in_progress = inachevée
+records-summary = { $white } contre { $black } · { $result } · { $turns ->
+        [one] { $turns } tour
+       *[other] { $turns } tours
+    }
+records-open_file = Ouvrir un fichier…
+records-waiting_file = En attente du fichier…
+records-path = Fichier de la partie :
+records-load = Charger
+records-paste = Ou collez une partie ici :
+records-load_pasted = Charger la partie collée
+records-file_error = Impossible de lire { $file } : { $error }
+records-invalid = Cette partie ne peut pas être chargée : { $error }
+records-players = { $white } (Blancs) contre { $black } (Noirs)
+records-start_position = position de départ
+records-play_from_here = Jouer à partir d'ici
+records-keys = Flèches : tour par tour · Début / Fin : départ et fin · Échap : retour
+
+storage-io = lecture ou écriture impossible ({ $error })
+storage-malformed = le fichier est abîmé ou a été mal modifié ({ $error })
+storage-version = il vient d'une autre version du jeu (format { $found }, ce jeu lit le format { $expected })

@@ -1,0 +1,243 @@
+### Ny soratra malagasy ao amin'ny lalao.
+###
+### How to edit this file: see CONTRIBUTING.md at the root of the repository. A message id is the
+### game's key with dots written as dashes (`menu.new_game` is `menu-new_game`); the text after `=` is what
+### players see; `{ $name }` is a value the game fills in, keep its name as it is.
+
+app-title = Fanorona
+
+menu-subtitle = ny lalao nentin-drazana malagasy
+menu-new_game = Lalao vaovao
+menu-settings = Fikirana
+menu-rules = Fitsipika
+menu-quit = Hivoaka
+menu-back = Miverina
+menu-title_screen = Fandraisana
+
+setup-start = Hanomboka
+setup-players = Mpilalao
+setup-vs_cpu = Hiady amin'ny solosaina
+setup-hot_seat = Mpilalao roa, efijery iray
+setup-cpu_vs_cpu = Hijery ny solosaina milalao irery
+setup-you_play = Ny lokonao
+setup-cpu_level = Ambaratongan'ny solosaina
+setup-board = Takelaka
+setup-relays = Fihinanana mitohy
+setup-relay_default = Mahazatra (tsy mandalo teboka iray in-droa)
+setup-relay_lines = Tsipika (tsy mandalo tsipika iray in-droa)
+setup-options = Safidy hafa
+setup-first_turn_no_relay = Tsy misy fihinanana mitohy amin'ny anjara voalohany
+setup-single_first_capture = Indray mihinana monja amin'ny fihinanana voalohany
+setup-black_starts = Ny Mainty no manomboka
+
+side-white = Fotsy
+side-black = Mainty
+side-white_initial = F
+side-black_initial = M
+
+level-beginner = Vao manomboka
+level-novice = Mpianatra
+level-intermediate = Antonony
+level-advanced = Mahay
+level-master = Tompon'ny lalao
+
+variant-tsivy = Fanoron-Tsivy (9 × 5)
+variant-dimy = Fanoron-Dimy (5 × 5)
+
+rules-title = Fomba filalaovana
+
+settings-language = Fiteny
+settings-animation_speed = Hafainganan'ny hetsika
+
+speed-off = Tsy misy
+speed-fast = Haingana
+speed-normal = Mahazatra
+speed-slow = Miadana
+
+sound-title = Feo
+sound-master = Ankapobeny
+sound-effects = Feon'ny lalao
+sound-music = Mozika
+sound-mute = Atsahatra ny feo
+
+result-you_win = Nandresy ianao!
+result-cpu_wins = Nandresy ny solosaina
+result-white_wins = Nandresy ny Fotsy
+result-black_wins = Nandresy ny Mainty
+result-draw = Sahala
+
+outcome-with_reason = { $result }: { $reason }
+
+reason-white_no_pieces = tsy manana vato intsony ny Fotsy
+reason-black_no_pieces = tsy manana vato intsony ny Mainty
+reason-white_no_moves = tsy manana dingana azo atao intsony ny Fotsy
+reason-black_no_moves = tsy manana dingana azo atao intsony ny Mainty
+reason-white_resigned = nifoy ny Fotsy
+reason-black_resigned = nifoy ny Mainty
+reason-draw_repetition = sahala noho ny fiverimberenana
+reason-no_capture = anjara maro loatra tsy nisy nihinana
+reason-draw_agreement = sahala araka ny fifanarahana
+
+over-after_turns = taorian'ny anjara { $turns }
+over-change_setup = Hanova ny lalao
+over-take_back = Averina ny dingana
+
+pause-title = Mijanona kely
+pause-resume = Hanohy
+
+hud-you = { $side } (ianao)
+hud-cpu = { $side } (solosaina, { $level })
+hud-paused = Mijanona kely
+hud-thinking_depth = Mieritreritra ny { $side }… halalina { $depth }, { $seconds } s
+hud-thinking = Mieritreritra ny { $side }… { $seconds } s
+hud-relay = { $side }: mihinàna indray amin'io vato io ihany, na Tapitra ny anjara
+hud-to_move = Anjaran'ny { $side } milalao
+hud-choose_direction = — fanatonana sa fialana? Tsindrio ny vato iray amin'ny tsipika hohanina.
+hud-counts = vato: { $pieces }   azo: { $captured }
+hud-end_turn = Tapitra ny anjara (Enter)
+hud-undo = Hiverina (U)
+hud-redo = Averina atao
+hud-hint = Torohevitra
+hud-offer_draw = Hanolotra sahala
+hud-resign = Mifoy
+hud-hint_pending = Mitady dingana tsara…
+hud-hint_answer = Torohevitra: { $turn }  ({ $score })
+hud-offers_draw = Manolotra sahala ny { $side }.
+hud-accept = Ekena
+hud-decline = Lavina
+hud-cpu_considers = Mandinika ny tolotrao ny solosaina ({ $level })…
+hud-animation = Hetsika:
+hud-menu = Safidy (Esc)
+hud-moves = Dingana
+
+score-win_in = handresy afaka anjara { $turns }
+score-loss_in = ho resy afaka anjara { $turns }
+
+number-decimal_separator = ,
+
+capture-title = Ho aiza ny fihinanana?
+capture-explain = Afaka mihinana amin'ny tsipika roa io dingana io. Tsindrio ny vato iray amin'ny tsipika, na:
+capture-approach = Fanatonana ({ $count })
+capture-withdrawal = Fialana ({ $count })
+capture-cancel = Foanana
+
+note-not_joined = tsy mifamatotra amin'ny tsipika ny { $from } sy ny { $to }
+note-not_allowed = tsy azo atao io dingana io
+note-click_line = tsindrio ny vato iray amin'ny tsipika tianao hohanina
+note-relay_only = mbola misy fihinanana mitohy: ny vato eo amin'ny { $point } ihany no afaka mihetsika
+note-compulsory = tsy maintsy mihinana: afindrao ny iray amin'ireo vato voamarika
+note-nowhere = tsy misy halehan'ity vato ity
+
+illegal-game_over = vita ny lalao: tsy manana dingana azo atao ny mpilalao manana anjara
+illegal-off_board = tsy ao amin'ity takelaka ity ny { $point }
+illegal-not_your_piece = tsy misy vaton'ny mpilalao manana anjara eo amin'ny { $point }
+illegal-not_joined = tsy mifamatotra amin'ny tsipika ireo teboka roa ireo
+illegal-occupied = efa misy vato ny { $point }
+illegal-capture_compulsory = misy azo hohanina, ka tsy maintsy mihinana
+illegal-nothing_to_capture = tsy misy hohanina amin'io lalana io
+illegal-vela_no_capture = tsy mbola afaka mihinana ny nandresy tamin'ny vela
+illegal-same_direction = tsy azo mandeha in-droa misesy amin'ny lalana iray ny fihinanana mitohy
+illegal-revisited = efa nandalo teo amin'ny { $point } io vato io tamin'ity anjara ity
+illegal-segment_reused = efa nodiavina tamin'ity anjara ity io tsipika io
+illegal-relay_must_capture = tsy maintsy mihinana ny dingana rehetra amin'ny fihinanana mitohy
+illegal-no_relay = tsy misy fihinanana mitohy hajanona
+
+## Ny efijery misy ny fitsipika sy ny fanampiana (src/help.rs).
+help-board-title = Ny solaitra sy ny tanjon'ny lalao
+help-board-body = Teboka 45 (9 × 5) mifamatotra amin'ny tsipika no ilalaovana ny Fanorona. Mifandray amin'ireo teboka manodidina azy, mitsivalana sy mitsangana, ny teboka tsirairay; ny teboka matanjaka, izay misy faribolana, dia mifandray amin'ny tsipika mitongilana koa. Eo amin'ny teboka no apetraka ny vato, ary manaraka ny tsipika no ifindrany. Samy manana vato 22 ny mpilalao: ny Fotsy no mameno ireo andalana roa akaiky azy, ny Mainty ireo roa lavitra, ary mifandimby loko ny andalana afovoany, ka ny teboka afovoany ihany no foana. Ny Fotsy no manomboka. Ny tanjona: mihinana ny vaton'ny mpifanandrina rehetra, na mamela azy tsy hanana famindrana azo atao intsony.
+help-paika-title = Mamindra: paika
+help-paika-body = Rehefa tonga ny anjaranao, afindrao dingana iray manaraka tsipika ny iray amin'ireo vatonao, ho any amin'ny teboka foana manila azy. Ny famindrana tsy mihinana na inona na inona dia atao hoe paika, ary tsy azo atao raha misy vatonao afaka mihinana: tsy maintsy mihinana ianao raha azo atao.
+help-approach-title = Mihinana amin'ny fanatonana
+help-approach-body = Manatona vaton'ny mpifanandrina ka ajanony eo anoloany mivantana ny vatonao, eo amin'ny tsipika nalehany. Lany io vato io, miaraka amin'ireo vaton'ny mpifanandrina rehetra manaraka azy mivantana eo amin'io tsipika io, hatramin'ny teboka foana voalohany, vatonao iray na ny sisin'ny solaitra.
+help-withdrawal-title = Mihinana amin'ny fialana
+help-withdrawal-body = Mialà mivantana amin'ny vaton'ny mpifanandrina mifanila amin'ny vatonao, manaraka ny tsipika. Lany io vato io, miaraka amin'ireo vaton'ny mpifanandrina rehetra manaraka azy mivantana eo amin'io tsipika io, hatramin'ny teboka foana voalohany, vatonao iray na ny sisiny. Mihinana toy ny tsipika hafa ihany koa ny tsipika mitongilana.
+help-choice-title = Fanatonana sa fialana?
+help-choice-body = Indraindray ny dingana iray dia afaka mihinana amin'ny lafiny roa: amin'ny fanatonana eo aloha sy amin'ny fialana ao aoriana. Tsy maintsy misafidy tsipika iray amin'izy roa ianao; tsy azo hanina miaraka mihitsy izy roa. Ao amin'ny lalao, tsindrio ny vato iray amin'ny tsipika tianao hohanina, na safidio ny Fanatonana na ny Fialana ao amin'ny varavarankely miseho.
+help-relay-title = Mihinana misesy (rafle)
+help-relay-body = Aorian'ny fihinanana, io vato io ihany dia afaka mihinana indray, ary indray, raha mbola afaka; tsy maintsy mihinana koa ny dingana manaraka tsirairay. Tsy azo aleha in-droa misesy amin'ny lalana mitovy ny vato, ary tsy azony iverenana ny teboka efa nisy azy nandritra io anjara io (anisan'izany ny teboka niaingany). Afaka mijanona amin'izay tianao ianao, na dia mbola misy azo hanina aza.
+help-end-title = Ny fiafaran'ny lalao
+help-end-body = Resy ny mpilalao tsy manana vato intsony, na tsy manana famindrana azo atao rehefa anjarany. Sahala ny lalao raha mifanaiky ny mpilalao (Hanolotra sahala), raha miverina fanintelony ny toerana iray ihany ka mpilalao iray ihany no hamindra, na aorian'ny anjara maromaro misesy tsy nisy nihinana (100 raha tsy ovaina).
+help-variants-title = Karazana sy safidy
+help-variants-dimy = Fanoron-Dimy: fitsipika mitovy ihany amin'ny solaitra kely 5 × 5, vato 12 avy; ny andalana afovoany dia: mainty, fotsy, foana, mainty, fotsy.
+help-variants-vela = Vela, ilay lalao fanonerana atao rehefa miverina milalao: ny resy tamin'ny lalao teo aloha no manomboka, ary vato iray ihany no hohaniny isaky ny anjara (ilay vaton'ny mpifanandrina manila ny tsipika nalehany, tsy misy fihinanana misesy); ny nandresy teo aloha kosa tsy mihinana mihitsy (paika ihany) mandra-pahalanin'ny vatony fito ambin'ny folo, ary avy eo dia ampiharina ny fitsipika mahazatra. Izay resy amin'ny lalao vela dia milalao vela indray; ny fandresena azy no mampiverina ny lalao mitovy lanja.
+help-variants-options = Safidy amin'ny lalao vaovao: azon'ny Mainty atao ny manomboka fa tsy ny Fotsy; azo arahina ny fitsipika "tsipika" amin'ny fihinanana misesy (miova lalana isaky ny dingana ary tsy mandalo intsony amin'ny tapa-tsipika efa nalehany tamin'io anjara io) fa tsy ny fitsipika mahazatra; azo ajanona aorian'ny fihinanana voalohany ny anjara voalohany amin'ny lalao; ary azo fetrana ho dingana iray monja ny fihinanana voalohan'ny mpilalao tsirairay.
+help-controls-title = Fampiasana
+help-controls-mouse = Totozy na fikasihana: tsindrio ny vato iray, avy eo ny iray amin'ireo teboka misongadina; mihinana ny teboka mena. Raha afaka mihinana amin'ny lafiny roa ny dingana, tsindrio ny vato iray amin'ny tsipika tianao hohanina, na misafidiana ao amin'ny varavarankely miseho. Mandritra ny fihinanana misesy, ny Tapitra ny anjara (na Enter na Space) no mampijanona azy.
+help-controls-keys = U manafoana ny famindrana farany. Escape manafoana ny safidy na, raha tsy misy voafidy, mampiato ny lalao.
+help-controls-keyboard = Milalao amin'ny fitendry: ny bokotra zana-tsipika no mamindra ny cursor, Enter no misafidy sy manamafy, Backspace na Escape no manafoana.
+
+persist-settings_doc = ny fikirakiranao
+persist-stats_doc = ny antontan'isanao
+persist-game_doc = ny lalao notahirizinao
+persist-moved_aside = Tsy azo nampiasaina { $what } : { $error }. Notehirizina ho "{ $file }" ilay rakitra ary manomboka indray ny lalao.
+persist-unreadable = Tsy voavaky { $what } : { $error }. Tsy nokitihina izy.
+persist-save_failed = Tsy voatahiry { $what } : { $error }.
+persist-notice_title = Fampahafantarana
+persist-ok = Eny
+persist-continue = Tohizo ny lalao
+
+settings-theme = Takelaka
+settings-data_dir = Voatahiry ao amin'ny : { $place }
+
+theme-wood = Hazo
+theme-night = Alina
+theme-sand = Fasika
+
+stats-button = Antontan'isa
+stats-title = Antontan'isa
+stats-played = Lalao nilalaovina
+stats-finished = Lalao vita
+stats-opponent = Mpifanandrina
+stats-wins = Nandresy
+stats-losses = Resy
+stats-draws = Sahala
+stats-vs_level = Solosaina : { $level }
+stats-hot_seat = Mpilalao roa (Fotsy / Mainty no nandresy)
+stats-longest_relay = Fihinanana mitohy lava indrindra : { $captures } tao anatin'ny anjara iray
+stats-most_pieces = Vato betsaka indrindra tao anatin'ny anjara iray : { $pieces }
+stats-none = Mbola tsy misy lalao.
+stats-reset = Fafao ny antontan'isa
+stats-reset_confirm = Hofafana daholo ve ny antontan'isa? Tsy azo averina intsony izany.
+stats-yes_reset = Eny, fafao
+stats-cancel = Ajanony
+
+vela-match = Lalao misy vela (afaka mangataka lalao vela ny resy)
+vela-claim = Vela : mangataka ny lalao vela i { $side }
+vela-hud = Vela : tsy afaka mihinana { $side } raha tsy voahinana ny { $threshold } amin'ny vatony ({ $taken } / { $threshold })
+vela-over = Vita ny vela : fitsipika mahazatra.
+vela-again = Vela indray : mangataka lalao vela hafa i { $side }
+
+keys-title = Fafan-teny
+keys-board = Fanalahidy : zana-tsipika hifindra · Enter/Espace hisafidy na hilalao · E hamarana ny fihinanana misesy · Backspace hanafoana · U hiverina · Esc hiato
+keys-choice = Fanalahidy : A na 1 fanatonana · W na 2 fialana · Backspace hanafoana
+keys-help = Ny zana-tsipika (na H, J, K, L) no mamindra faribolana eo amin'ny teboka. Enter na Espace eo amin'ny vatonao iray dia misafidy azy; eo amin'ny teboka misongadina dia milalao ilay dingana. Raha afaka mihinana amin'ny lafiny roa ilay dingana, tsindrio ny A (na 1) ho an'ny fanatonana na ny W (na 2) ho an'ny fialana. Ny E, na Enter eo amin'ny vato mihinana misesy, no mamarana ny fihinanana misesy. Backspace na Esc no manafoana ny safidy; Esc raha tsy misy voafidy dia mampiato ny lalao. U no mamerina dingana iray.
+
+records-title = Lalao voatahiry
+records-save = Tehirizo ny lalao
+records-copy = Adikao ny lalao
+records-saved = Voatahiry ny lalao : { $place }
+records-save_failed = Tsy voatahiry ny lalao : { $error }.
+records-downloaded = Voasintona.
+records-copied = Voadika ao amin'ny fitehirizana vonjimaika.
+records-copy_failed = Tsy azo idirana ny fitehirizana vonjimaika.
+records-none = Mbola tsy misy lalao voatahiry.
+records-open = Sokafy
+records-unreadable = (tsy voavaky)
+records-in_progress = tsy vita
+records-summary = { $white } sy { $black } · { $result } · anjara { $turns }
+records-open_file = Hanokatra rakitra…
+records-waiting_file = Miandry ny rakitra…
+records-path = Rakitry ny lalao :
+records-load = Ampidiro
+records-paste = Na apetaho eto ny lalao iray :
+records-load_pasted = Ampidiro ny lalao napetaka
+records-file_error = Tsy voavaky { $file } : { $error }
+records-invalid = Tsy azo ampidirina ity lalao ity : { $error }
+records-players = { $white } (Fotsy) sy { $black } (Mainty)
+records-start_position = toerana fanombohana
+records-play_from_here = Milalao manomboka eto
+records-keys = Zana-tsipika : anjara tsirairay · Home / End : fiandohana sy fiafarana · Escape : miverina
+
+storage-io = tsy azo novakiana na nosoratana ({ $error })
+storage-malformed = simba na diso fanovana ilay rakitra ({ $error })
+storage-version = avy amin'ny dikan-teny hafa amin'ny lalao izy (endrika { $found }, ity lalao ity dia mamaky ny { $expected })
