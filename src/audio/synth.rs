@@ -1,5 +1,5 @@
 //! Plucked-string synthesis in plain Rust (no Bevy types): a valiha-like voice and the game's sounds, as mono `f32`
-//! buffers at [`SAMPLE_RATE`], plus a 16-bit PCM WAV writer.
+//! buffers at [`SAMPLE_RATE`], plus 16-bit PCM WAV export (through `hound`).
 //!
 //! The voice is a Karplus–Strong string: a delay line one period long, filled with a bright noise burst and fed
 //! back through a linear-phase lowpass (the string's losses) and an allpass (the fraction of a sample the integer
@@ -7,7 +7,7 @@
 //! paired strings do, and a pair of resonant band-pass filters stands in for the bamboo tube. Everything is
 //! deterministic: the noise comes from a fixed-seed generator, so the same code always makes the same sounds.
 
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::path::Path;
 
 /// Sample rate of every buffer, in Hz.
@@ -370,31 +370,35 @@ pub fn all_sounds() -> Vec<(String, Vec<f32>)> {
     out
 }
 
+/// The format of the exported sounds: mono 16-bit PCM at [`SAMPLE_RATE`].
+fn wav_spec() -> hound::WavSpec {
+    hound::WavSpec {
+        channels: 1,
+        sample_rate: SAMPLE_RATE,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    }
+}
+
+/// Writes `samples` (clamped to ±1) as a WAV file of [`wav_spec`] into `out`.
+fn write_wav_to<W: Write + Seek>(out: W, samples: &[f32]) -> io::Result<()> {
+    let mut writer = hound::WavWriter::new(out, wav_spec()).map_err(io::Error::other)?;
+    for s in samples {
+        writer.write_sample((s.clamp(-1.0, 1.0) * 32767.0).round() as i16).map_err(io::Error::other)?;
+    }
+    writer.finalize().map_err(io::Error::other)
+}
+
 /// A mono 16-bit PCM WAV file of `samples` (clamped to ±1) at [`SAMPLE_RATE`].
 pub fn wav_bytes(samples: &[f32]) -> Vec<u8> {
-    let data_len = (samples.len() * 2) as u32;
-    let mut out = Vec::with_capacity(44 + data_len as usize);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data_len).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes()); // fmt chunk size
-    out.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    out.extend_from_slice(&1u16.to_le_bytes()); // mono
-    out.extend_from_slice(&SAMPLE_RATE.to_le_bytes());
-    out.extend_from_slice(&(SAMPLE_RATE * 2).to_le_bytes()); // bytes per second
-    out.extend_from_slice(&2u16.to_le_bytes()); // block align
-    out.extend_from_slice(&16u16.to_le_bytes()); // bits per sample
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data_len.to_le_bytes());
-    for s in samples {
-        out.extend_from_slice(&((s.clamp(-1.0, 1.0) * 32767.0).round() as i16).to_le_bytes());
-    }
-    out
+    let mut out = io::Cursor::new(Vec::with_capacity(44 + 2 * samples.len()));
+    write_wav_to(&mut out, samples).expect("writing to memory cannot fail");
+    out.into_inner()
 }
 
 /// Writes `samples` as a WAV file (see [`wav_bytes`]).
 pub fn write_wav(path: &Path, samples: &[f32]) -> io::Result<()> {
-    std::fs::File::create(path)?.write_all(&wav_bytes(samples))
+    write_wav_to(io::BufWriter::new(std::fs::File::create(path)?), samples)
 }
 
 /// Writes every sound of [`all_sounds`] into `dir` (created if missing) as `<name>.wav`; returns the paths.
@@ -565,5 +569,23 @@ mod tests {
         assert_eq!(bytes.len(), 44 + 8);
         let s = |i: usize| i16::from_le_bytes([bytes[44 + 2 * i], bytes[45 + 2 * i]]);
         assert_eq!((s(0), s(1), s(2), s(3)), (0, 32767, -32767, 32767));
+    }
+
+    #[test]
+    fn exported_files_read_back_as_written() {
+        let dir = std::env::temp_dir().join(format!("fanorona-wav-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("click.wav");
+        let samples = click();
+        write_wav(&path, &samples).unwrap();
+        let mut reader = hound::WavReader::open(&path).unwrap();
+        assert_eq!(reader.spec(), wav_spec());
+        let back: Vec<i16> = reader.samples::<i16>().map(Result::unwrap).collect();
+        assert_eq!(back.len(), samples.len());
+        for (b, s) in back.iter().zip(&samples) {
+            assert!((f32::from(*b) / 32767.0 - s.clamp(-1.0, 1.0)).abs() <= 0.5 / 32767.0 + 1e-6);
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), wav_bytes(&samples), "the file is the bytes of wav_bytes");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,8 +1,9 @@
 //! Storage that cannot lose data: named text documents in the platform's data folder (desktop), a folder given
 //! with `--data-dir`, the browser's local storage (web), or memory (tests).
 //!
-//! Every write replaces a document as a whole and atomically (a temporary file renamed over the old one, so a
-//! crash leaves either the old or the new text). A document that cannot be read back (corrupt, truncated, from
+//! Every write replaces a document as a whole and atomically (a temporary file flushed to the disk, renamed over the
+//! old one, then the folder itself flushed so that the rename is on the disk too: a crash leaves either the old or
+//! the new text). A document that cannot be read back (corrupt, truncated, from
 //! another version, badly hand-edited) is moved aside under a new name, never deleted, and the caller tells the
 //! player once.
 
@@ -56,7 +57,9 @@ impl fmt::Display for StorageError {
         match self {
             StorageError::Io(e) => f.write_str(&tf("storage.io", &[("error", e.to_string().into())])),
             StorageError::Malformed(e) => f.write_str(&tf("storage.malformed", &[("error", e.to_string().into())])),
-            StorageError::Version { found, expected } => f.write_str(&tf("storage.version", &[("found", (*found).into()), ("expected", (*expected).into())])),
+            StorageError::Version { found, expected } => {
+                f.write_str(&tf("storage.version", &[("found", (*found).into()), ("expected", (*expected).into())]))
+            }
         }
     }
 }
@@ -114,7 +117,8 @@ struct VersionOnly {
 
 impl Storage {
     /// The platform's storage: the data folder on desktop (`$XDG_DATA_HOME/fanorona`, `~/.local/share/fanorona`,
-    /// `%APPDATA%\Fanorona`, `~/Library/Application Support/Fanorona`), local storage on the web.
+    /// `%APPDATA%\Fanorona`, `~/Library/Application Support/Fanorona`; see [`platform_data_dir`]), local storage on
+    /// the web.
     pub fn platform() -> Storage {
         #[cfg(target_arch = "wasm32")]
         {
@@ -223,9 +227,9 @@ impl Storage {
         let new =
             (1..).map(|i| format!("{name}.broken-{i}")).find(|n| !existing.contains(n)).expect("an unused name exists");
         match &self.backend {
-            Backend::Dir(dir) => {
-                std::fs::rename(file(dir, name), file(dir, &new)).map_err(|e| StorageError::Io(e.to_string()))?
-            }
+            Backend::Dir(dir) => std::fs::rename(file(dir, name), file(dir, &new))
+                .and_then(|()| sync_dir(dir))
+                .map_err(|e| StorageError::Io(e.to_string()))?,
             _ => {
                 let text = self.read_text(name)?.unwrap_or_default();
                 self.write_text(&new, &text)?;
@@ -336,7 +340,8 @@ fn check_record_name(name: &str) -> Result<(), StorageError> {
     if ok { Ok(()) } else { Err(StorageError::Io(format!("{name:?} is not a valid record name"))) }
 }
 
-/// Writes `text` to the file `file_name` in `dir` like [`write_atomically`] does for documents.
+/// Writes `text` to the file `file_name` in `dir`, which is created if missing: first to a temporary file, flushed
+/// to the disk, then renamed over the old file, and the folder flushed so that the rename itself is durable.
 fn write_file_atomically(dir: &Path, file_name: &str, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     std::fs::create_dir_all(dir)?;
@@ -346,7 +351,27 @@ fn write_file_atomically(dir: &Path, file_name: &str, text: &str) -> std::io::Re
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
     }
-    std::fs::rename(&tmp, dir.join(file_name))
+    std::fs::rename(&tmp, dir.join(file_name))?;
+    sync_dir(dir)
+}
+
+/// Flushes the entries of the folder `dir` (new names, renames) to the disk. On Unix a rename is durable only once
+/// its folder is synced; elsewhere (Windows cannot open a folder as a file) and on file systems that refuse it
+/// there is nothing to do.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::io::ErrorKind;
+        match std::fs::File::open(dir).and_then(|d| d.sync_all()) {
+            Err(e) if matches!(e.kind(), ErrorKind::Unsupported | ErrorKind::InvalidInput) => Ok(()),
+            other => other,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
 }
 
 /// The text of a document: RON, pretty, with its format version first.
@@ -369,30 +394,19 @@ fn file(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.ron"))
 }
 
-/// Writes `text` to a temporary file in `dir`, flushes it to the disk, then renames it over the document.
+/// Replaces the document `name` in `dir` by `text` (see [`write_file_atomically`]).
 fn write_atomically(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{name}.ron.tmp"));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, file(dir, name))
+    write_file_atomically(dir, &format!("{name}.ron"), text)
 }
 
-/// The platform's folder for application data, if the environment names one.
+/// The platform's folder for application data, as the `directories` crate finds it (`$XDG_DATA_HOME` or
+/// `~/.local/share` on Linux, the roaming AppData folder on Windows, `~/Library/Application Support` on macOS), with
+/// the game's own folder in it: `fanorona`, or `Fanorona` where folder names are capitalised. These are the folders of
+/// earlier versions, so saves stay where they were. None when the system has no home folder.
 #[cfg(not(target_arch = "wasm32"))]
 fn platform_data_dir() -> Option<PathBuf> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if cfg!(target_os = "windows") {
-        return env("APPDATA").map(|d| d.join("Fanorona"));
-    }
-    if cfg!(target_os = "macos") {
-        return env("HOME").map(|h| h.join("Library/Application Support/Fanorona"));
-    }
-    env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local/share"))).map(|d| d.join("fanorona"))
+    let name = if cfg!(any(target_os = "windows", target_os = "macos")) { "Fanorona" } else { "fanorona" };
+    directories::BaseDirs::new().map(|dirs| dirs.data_dir().join(name))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -532,6 +546,36 @@ mod tests {
         assert_eq!(std::fs::read_to_string(dir.join("records/fanorona-2025-12-31-235959.txt")).unwrap(), "text");
         assert_eq!(Storage::in_dir(&dir).names(), ["doc"]);
         assert!(Storage { backend: Backend::Nowhere }.write_record("r", "x").is_err());
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_platform_folder_is_the_game_folder_in_the_systems_data_folder() {
+        let Some(base) = directories::BaseDirs::new() else { return };
+        let dir = platform_data_dir().expect("a data folder where the system has a home");
+        assert_eq!(dir.parent(), Some(base.data_dir()));
+        assert!(dir.ends_with("fanorona") || dir.ends_with("Fanorona"), "{}", dir.display());
+        assert_eq!(Storage::platform().describe(), dir.display().to_string());
+        #[cfg(target_os = "linux")]
+        {
+            // The XDG layout the game used before: an absolute $XDG_DATA_HOME, else ~/.local/share.
+            match std::env::var_os("XDG_DATA_HOME").map(PathBuf::from).filter(|d| d.is_absolute()) {
+                Some(xdg) => assert_eq!(dir, xdg.join("fanorona")),
+                None => assert_eq!(dir, base.home_dir().join(".local/share/fanorona")),
+            }
+        }
+    }
+
+    #[test]
+    fn the_folder_of_a_replaced_document_can_be_synced() {
+        let dir = temp_dir("sync");
+        std::fs::create_dir_all(&dir).unwrap();
+        sync_dir(&dir).unwrap();
+        write_file_atomically(&dir, "a.txt", "one").unwrap();
+        write_file_atomically(&dir, "a.txt", "two").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "two");
+        // A folder that does not exist is an error, not a silent success.
+        assert!(sync_dir(&dir.join("missing")).is_err() || cfg!(not(unix)));
     }
 
     #[test]
