@@ -4,27 +4,22 @@
 //! entities, the CPU player) and runs headless; [`GamePlugin`] adds everything that shows and listens (board,
 //! input, animation, sound, egui menus and HUD, command-line automation).
 
-pub mod animation;
 pub mod audio;
-pub mod board;
-pub mod cli;
-pub mod cpu;
-pub mod help;
-pub mod hud;
 pub mod i18n;
-pub mod input;
-pub mod menu;
-pub mod pause;
-pub mod persist;
-pub mod records;
-pub mod rules;
-pub mod screen;
-pub mod stats;
-pub mod storage;
+pub mod platform;
+pub mod play;
+pub mod save;
+pub mod screens;
+pub mod state;
 pub mod theme;
-pub mod web;
+
+use platform::{cli, redraw, web};
+use play::{animation, board, cpu, input, rules};
+use save::{persist, storage};
+use screens::{game_over, hud, pause, records, settings, stats, title};
 
 use bevy::prelude::*;
+use fanorona_engine::levels::Level;
 
 /// The game's logic without rendering: screen states, rules and piece entities, the CPU player. Needs
 /// `StatesPlugin` (in `DefaultPlugins`; add it yourself to `MinimalPlugins`).
@@ -32,7 +27,9 @@ pub struct LogicPlugin;
 
 impl Plugin for LogicPlugin {
     fn build(&self, app: &mut App) {
-        screen::plugin(app);
+        state::plugin(app);
+        // Sleeping when idle: the frame demand every concern reports to, and the waker the CPU's searches use.
+        redraw::plugin(app, true);
         rules::plugin(app);
         cpu::plugin(app);
     }
@@ -43,6 +40,8 @@ impl Plugin for LogicPlugin {
 pub struct GamePlugin {
     /// Command-line options.
     pub args: cli::Args,
+    /// When the program started (for `--measure-idle`'s launch time).
+    pub launched: bevy::platform::time::Instant,
 }
 
 impl Plugin for GamePlugin {
@@ -51,22 +50,34 @@ impl Plugin for GamePlugin {
         // A demo (automation) never touches the player's own data unless given a folder.
         let storage = match &self.args.data_dir {
             Some(dir) => storage::Storage::in_dir(dir),
-            None if self.args.demo => storage::Storage::memory(),
+            None if self.args.demo || self.args.measure_idle.is_some() => storage::Storage::memory(),
             None => storage::Storage::platform(),
         };
         // A demo is a fresh CPU game; everything else resumes the player's unfinished game.
-        persist::plugin(app, storage, !self.args.demo);
+        persist::plugin(app, storage, !self.args.demo && self.args.measure_idle.is_none());
         app.add_plugins(LogicPlugin);
+        // Automation (a demo, a screenshot, a timed exit) keeps running by itself; players' windows sleep when idle.
+        app.insert_resource(redraw::Reactive(!self.args.automated()));
         app.add_plugins(bevy_egui::EguiPlugin::default());
         board::plugin(app);
         input::plugin(app);
         animation::plugin(app);
         audio::plugin(app);
         hud::plugin(app);
-        menu::plugin(app);
+        title::plugin(app);
+        settings::plugin(app);
+        game_over::plugin(app);
         pause::plugin(app);
         records::plugin(app);
         cli::plugin(app, self.args.clone());
+        if let Some(secs) = self.args.measure_idle {
+            platform::measure::plugin(
+                app,
+                secs,
+                self.args.level.and_then(Level::from_number).unwrap_or(Level::Advanced),
+                self.launched,
+            );
+        }
         web::plugin(app);
         stats::plugin(app);
     }

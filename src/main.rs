@@ -2,13 +2,14 @@
 
 use bevy::prelude::*;
 use clap::Parser;
-use fanorona::{GamePlugin, cli::Args};
+use fanorona::{GamePlugin, platform::cli::Args};
 
 fn main() -> AppExit {
-    let args = match Args::try_parse_from(fanorona::web::args()) {
+    let launched = bevy::platform::time::Instant::now();
+    let args = match Args::try_parse_from(fanorona::platform::web::args()) {
         Ok(args) => args,
         // On the web a bad address option must not stop the game: play with the defaults.
-        Err(e) if fanorona::web::IN_BROWSER => {
+        Err(e) if fanorona::platform::web::IN_BROWSER => {
             warn!("ignoring the page's options: {e}");
             Args::default()
         }
@@ -31,7 +32,7 @@ fn main() -> AppExit {
             }),
             ..default()
         }))
-        .add_plugins(GamePlugin { args })
+        .add_plugins(GamePlugin { args, launched })
         .run()
 }
 

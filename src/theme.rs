@@ -86,3 +86,14 @@ impl Theme {
         }
     }
 }
+
+/// Accent colours of the UI.
+pub mod colors {
+    use bevy_egui::egui::Color32;
+    /// Headings and the side to move.
+    pub const GOLD: Color32 = Color32::from_rgb(240, 200, 120);
+    /// Explanations of refused moves.
+    pub const WARN: Color32 = Color32::from_rgb(255, 150, 110);
+    /// Quiet text.
+    pub const DIM: Color32 = Color32::from_rgb(190, 175, 150);
+}

@@ -4,9 +4,9 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
-use fanorona::cpu::{CpuLimits, CpuPlayer};
-use fanorona::rules::*;
-use fanorona::screen::{Pause, Screen};
+use fanorona::play::cpu::{CpuLimits, CpuPlayer};
+use fanorona::play::rules::*;
+use fanorona::state::{Pause, Screen};
 use fanorona_engine::levels::Level;
 use fanorona_engine::search::Limits;
 use fanorona_engine::{Position, Rules, Side, Step, StepKind, Turn, Variant};
@@ -378,7 +378,7 @@ fn pausing_stops_the_cpu_and_resuming_lets_it_move() {
 
 #[test]
 fn taps_map_to_the_nearest_point_within_reach() {
-    use fanorona::board::{BoardLayout, HIT_RADIUS};
+    use fanorona::play::board::{BoardLayout, HIT_RADIUS};
     for variant in [Variant::Tsivy, Variant::Dimy] {
         let layout = BoardLayout { variant };
         let g = variant.geometry();
@@ -398,10 +398,10 @@ fn taps_map_to_the_nearest_point_within_reach() {
 fn keyboard_app(rules: Rules) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin, LogicPlugin))
-        .insert_resource(fanorona::board::BoardLayout { variant: rules.variant })
+        .insert_resource(fanorona::play::board::BoardLayout { variant: rules.variant })
         .init_resource::<Log>()
         .add_systems(Update, record.in_set(GameSet::Present));
-    fanorona::input::plugin(&mut app);
+    fanorona::play::input::plugin(&mut app);
     app.insert_resource(hot_seat(rules));
     app.update();
     app.world_mut().write_message(NewGame);
@@ -430,7 +430,7 @@ fn press(app: &mut App, key: KeyCode) {
 }
 
 fn key_cursor(app: &App) -> Option<u8> {
-    app.world().resource::<fanorona::input::KeyCursor>().0
+    app.world().resource::<fanorona::play::input::KeyCursor>().0
 }
 
 /// Moves the keyboard cursor to `target` with the arrow keys (the first press shows it).

@@ -5,14 +5,14 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
-use fanorona::animation::AnimationSpeed;
 use fanorona::audio::SoundSettings;
 use fanorona::i18n::{self, Lang};
-use fanorona::menu::SetupForm;
-use fanorona::persist::{self, Notices, PlayerStats, Resume, SavedGame, SettingsDoc};
-use fanorona::rules::*;
-use fanorona::screen::Screen;
-use fanorona::storage::{Document, Storage};
+use fanorona::play::animation::AnimationSpeed;
+use fanorona::play::rules::*;
+use fanorona::play::setup::SetupForm;
+use fanorona::save::persist::{self, Notices, PlayerStats, Resume, SavedGame, SettingsDoc};
+use fanorona::save::storage::{Document, Storage};
+use fanorona::state::Screen;
 use fanorona::theme::Theme;
 use fanorona_engine::levels::Level;
 use fanorona_engine::{Rules, Side, Turn};
@@ -142,7 +142,7 @@ fn settings_survive_a_restart() {
         app.update();
     }
     i18n::set_language(Lang::En);
-    let doc: SettingsDoc = fanorona::storage::decode(&storage.read_text("settings").unwrap().unwrap()).unwrap();
+    let doc: SettingsDoc = fanorona::save::storage::decode(&storage.read_text("settings").unwrap().unwrap()).unwrap();
     assert_eq!((doc.language, doc.theme, doc.setup.level), (Lang::Fr, Theme::Sand, 5));
     drop(app);
     let app = start(&storage);

@@ -4,10 +4,10 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
-use fanorona::records::{self, ExportRecord, OpenRecord, RecordNotice, RecordsUi, Replay, ReplayNav};
-use fanorona::rules::*;
-use fanorona::screen::Screen;
-use fanorona::storage::Storage;
+use fanorona::play::rules::*;
+use fanorona::save::storage::Storage;
+use fanorona::screens::records::{self, ExportRecord, OpenRecord, RecordNotice, RecordsUi, Replay, ReplayNav};
+use fanorona::state::Screen;
 use fanorona_engine::levels::Level;
 use fanorona_engine::{Game, Position, Record, Rules, Side, Turn};
 

@@ -8,8 +8,8 @@
 pub mod synth;
 
 use crate::i18n::t;
-use crate::rules::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
-use crate::screen::{InGame, Screen};
+use crate::play::rules::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
+use crate::state::{InGame, Screen};
 use bevy::prelude::*;
 use bevy_egui::{EguiOutput, EguiPostUpdateSet, egui};
 use bevy_kira_audio::prelude::{

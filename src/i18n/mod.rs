@@ -272,6 +272,15 @@ fn format_with_fallback(catalog: &Catalog, english: &Catalog, key: &str, args: &
     catalog.format(key, args).or_else(|| english.format(key, args)).unwrap_or_else(|| key.to_string())
 }
 
+/// The text with its first letter in upper case.
+pub fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -576,14 +585,5 @@ mod tests {
         }
         assert_eq!(lookup(Lang::Fr, "reason.black_no_pieces"), "les Noirs n'ont plus de pièces");
         assert_eq!(format_in(Lang::En, "score.win_in", &[("turns", 3.into())]), "win in 3");
-    }
-}
-
-/// The text with its first letter in upper case.
-pub fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }

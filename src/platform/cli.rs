@@ -1,9 +1,9 @@
 //! Command-line options and the automation they drive: a CPU-vs-CPU demo, turns printed to standard output,
 //! exiting after a number of turns, and a screenshot of the window just before exiting.
 
-use crate::cpu::CpuEnabled;
-use crate::rules::{AnimationsPending, GameEnded, GameSet, MatchSetup, NewGame, Player, TurnEnded};
-use crate::screen::{InGame, Screen};
+use crate::play::cpu::CpuEnabled;
+use crate::play::rules::{AnimationsPending, GameEnded, GameSet, MatchSetup, NewGame, Player, TurnEnded};
+use crate::state::{InGame, Screen};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use clap::Parser;
@@ -40,12 +40,21 @@ pub struct Args {
     /// Keep settings, the game in progress and stats in this folder instead of the platform's data folder.
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Measure the idle game: launch time, memory, CPU time and frames over SECS seconds of a game left waiting
+    /// for the player, then the CPU's answer delay; print them as `measure` lines and exit.
+    #[arg(long, value_name = "SECS")]
+    pub measure_idle: Option<f32>,
     /// Write every sound of the game as a WAV file into this folder and exit (code 0) without opening a window.
     #[arg(long, value_name = "DIR")]
     pub export_sounds: Option<PathBuf>,
 }
 
 impl Args {
+    /// Whether the run drives itself to an end (a demo, a screenshot, a timed exit) and so must not sleep.
+    pub fn automated(&self) -> bool {
+        self.demo || self.screenshot.is_some() || self.exit_after.is_some() || self.max_turns.is_some()
+    }
+
     /// The CPU level asked for, or the default.
     pub fn level(&self) -> Level {
         self.level.and_then(Level::from_number).unwrap_or(if self.demo { Level::Novice } else { Level::Intermediate })

@@ -2,9 +2,9 @@
 //! thinking), and the file and clipboard services a browser offers only to JavaScript. On the desktop the events
 //! go to the debug log and the services report that they are not there.
 
-use crate::cpu::CpuPlayer;
-use crate::rules::{GameEnded, GameState, MatchSetup, RelayContinues, TurnEnded};
-use crate::screen::Screen;
+use crate::play::cpu::CpuPlayer;
+use crate::play::rules::{GameEnded, GameState, MatchSetup, RelayContinues, TurnEnded};
+use crate::state::Screen;
 use bevy::prelude::*;
 
 #[cfg(target_arch = "wasm32")]
@@ -103,7 +103,7 @@ pub fn plugin(app: &mut App) {
 /// Says where each point of the board is on the page (CSS pixels), whenever that changes: what a test needs to
 /// click a point as a player would.
 fn announce_layout(
-    layout: Res<crate::board::BoardLayout>,
+    layout: Res<crate::play::board::BoardLayout>,
     camera: Query<(&Camera, &GlobalTransform)>,
     mut last: Local<String>,
 ) {
@@ -137,7 +137,7 @@ fn announce_play(
     cpu: Res<CpuPlayer>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
-    busy: Res<crate::rules::AnimationsPending>,
+    busy: Res<crate::play::rules::AnimationsPending>,
     mut thinking: Local<bool>,
     mut told: Local<Option<u64>>,
 ) {

@@ -5,12 +5,13 @@
 //! the rest of the game; a short pause marks the end of each turn and a longer one the end of the game. While anything plays, [`AnimationsPending`] is set and input and the CPU wait. While the
 //! game is paused, animations hold where they are.
 
-use crate::board::{BoardLayout, MOVING_Z, PIECE_Z, TRAY_SCALE};
-use crate::rules::{
+use crate::platform::redraw::FrameDemand;
+use crate::play::board::{BoardLayout, MOVING_Z, PIECE_Z, TRAY_SCALE};
+use crate::play::rules::{
     AnimationsPending, CaptureKind, Captured, GameEnded, GameSet, GameStarted, Piece, PiecesCaptured, StepPlayed,
     TurnEnded, UndoHappened,
 };
-use crate::screen::{Pause, is_paused};
+use crate::state::{Pause, is_paused};
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
@@ -56,6 +57,8 @@ impl AnimationSpeed {
 
 const SLIDE_SECS: f32 = 0.32;
 const CAPTURE_SECS: f32 = 0.5;
+/// The most the first frame of an animation after a rest may advance it (one frame at 60 Hz).
+const FIRST_FRAME_SECS: f32 = 1.0 / 60.0;
 const CAPTURE_STAGGER: f32 = 0.14;
 /// How far a captured piece first travels along the captured line before it turns towards the tray.
 const CAPTURE_LEAD: f32 = 0.8;
@@ -92,6 +95,9 @@ struct Playing {
 struct AnimQueue {
     items: VecDeque<Anim>,
     current: Option<Playing>,
+    /// Nothing was playing at the end of the last frame: the window may have slept since, so that frame's time
+    /// belongs to no animation.
+    resting: bool,
 }
 
 /// Adds the animations.
@@ -156,13 +162,16 @@ fn advance(
     mut transforms: Query<&mut Transform, Or<(With<Piece>, With<Captured>)>>,
     captured: Query<&Captured>,
     pause: Option<Res<State<Pause>>>,
+    mut demand: ResMut<FrameDemand>,
 ) {
     // Paused: everything holds (and stays pending, so nothing else moves either).
     if is_paused(pause.as_deref()) {
         return;
     }
     let factor = speed.factor();
-    let mut budget = time.delta_secs();
+    // After a rest the frame's time is mostly the sleep before the click: the first step starts from its
+    // beginning and moves by one frame's worth.
+    let mut budget = if queue.resting { time.delta_secs().min(FIRST_FRAME_SECS) } else { time.delta_secs() };
     // Loop so that instant speed (and long frames) finish several items in one frame.
     loop {
         if queue.current.is_none() {
@@ -232,6 +241,10 @@ fn advance(
         queue.current = None;
     }
     let busy = queue.current.is_some() || !queue.items.is_empty();
+    queue.resting = !busy;
+    if busy {
+        demand.next_frame();
+    }
     if pending.0 != busy {
         pending.0 = busy;
     }

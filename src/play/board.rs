@@ -5,7 +5,7 @@
 //! `ScalingMode::AutoMin` sized so that the board and its trays always fit the part of the window the HUD leaves
 //! free.
 
-use crate::rules::{Captured, GameStarted, GameState, Piece};
+use crate::play::rules::{Captured, GameStarted, GameState, Piece};
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;

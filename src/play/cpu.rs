@@ -12,15 +12,19 @@
 //! While the game is paused ([`Pause::Paused`]) no search starts and no answer is played: a search already running
 //! may finish, and its answer waits (checked against the generation as always) until the game resumes.
 
-use crate::rules::{AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player};
-use crate::screen::{Pause, is_paused};
+use crate::platform::redraw::{FrameDemand, LoopWaker, THINKING_TICK};
+use crate::play::rules::{
+    AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player,
+};
+use crate::state::{Pause, is_paused};
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, Task};
 use fanorona_engine::levels::{Level, Thinking, history_hashes};
 use fanorona_engine::search::{Limits, Searcher, SlicedSearch};
 use fanorona_engine::{Side, Turn};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Extra limits on the CPU's thinking, tighter than its level's where set (automation, tests, slow machines).
@@ -56,40 +60,58 @@ impl Default for CpuThreading {
 /// done.
 type Work<T> = Box<dyn FnMut(Option<Duration>) -> Option<T> + Send + Sync>;
 
+/// An answer computed on the pool, left for the next frame with the moment it was found.
+type Slot<T> = Arc<Mutex<Option<(T, Instant)>>>;
+
 /// Thinking in flight, on the pool or in slices.
 enum Job<T> {
-    Task(Task<T>),
+    /// On the pool: the task leaves its answer in the slot, then wakes the sleeping window so the answer is
+    /// played at once rather than at the next timeout.
+    Task(Task<()>, Slot<T>),
     Sliced(Work<T>),
 }
 
 impl<T: Send + 'static> Job<T> {
-    fn start(mode: CpuThreading, mut work: Work<T>) -> Job<T> {
+    fn start(mode: CpuThreading, mut work: Work<T>, waker: &LoopWaker) -> Job<T> {
         match mode {
-            CpuThreading::Pool => Job::Task(AsyncComputeTaskPool::get().spawn(async move {
-                loop {
-                    if let Some(answer) = work(None) {
-                        return answer;
-                    }
-                }
-            })),
+            CpuThreading::Pool => {
+                let slot: Slot<T> = Arc::default();
+                let (out, waker) = (slot.clone(), waker.clone());
+                let task = AsyncComputeTaskPool::get().spawn(async move {
+                    let answer = loop {
+                        if let Some(answer) = work(None) {
+                            break answer;
+                        }
+                    };
+                    *out.lock().unwrap_or_else(|e| e.into_inner()) = Some((answer, Instant::now()));
+                    waker.wake();
+                });
+                Job::Task(task, slot)
+            }
             CpuThreading::Sliced(_) => Job::Sliced(work),
         }
     }
 
-    /// The answer if it is ready, after thinking for one slice when sliced.
-    fn poll(&mut self, mode: CpuThreading) -> Option<T> {
+    /// The answer and when it was found, if it is ready, after thinking for one slice when sliced.
+    fn poll(&mut self, mode: CpuThreading) -> Option<(T, Instant)> {
         match self {
-            Job::Task(task) => check_ready(task),
+            Job::Task(_, slot) => slot.lock().unwrap_or_else(|e| e.into_inner()).take(),
             Job::Sliced(work) => work(Some(match mode {
                 CpuThreading::Sliced(slice) => slice,
                 CpuThreading::Pool => Duration::from_millis(8),
-            })),
+            }))
+            .map(|answer| (answer, Instant::now())),
         }
+    }
+
+    /// Whether the job needs the main thread's frames (sliced thinking) rather than waking it when done.
+    fn sliced(&self) -> bool {
+        matches!(self, Job::Sliced(_))
     }
 
     /// Lets the job finish on its own (a task) or drops it (sliced), once it was told to stop.
     fn abandon(self) {
-        if let Job::Task(task) = self {
+        if let Job::Task(task, _) = self {
             task.detach();
         }
     }
@@ -125,6 +147,11 @@ pub struct CpuPlayer {
     /// thread pool): how long the CPU can hold a web page's frame.
     pub longest_slice: Duration,
     slice_max: Duration,
+    /// When the answer waiting in `ready` was found.
+    found: Option<Instant>,
+    /// From the last answer being found to the frame that played it (animations before it excluded), for
+    /// `--measure-idle`: how long a sleeping window took to show the CPU's turn.
+    pub answer_delay: Option<Duration>,
 }
 
 impl CpuPlayer {
@@ -173,7 +200,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Hint>()
         .init_resource::<Background>()
         .add_message::<HintRequest>()
-        .add_systems(Update, (drive_cpu, answer_draw_offers, compute_hints).in_set(GameSet::Request));
+        .add_systems(Update, (drive_cpu, answer_draw_offers, compute_hints).in_set(GameSet::Request))
+        .add_systems(Update, demand_frames.after(GameSet::Request));
 }
 
 fn drive_cpu(
@@ -186,6 +214,7 @@ fn drive_cpu(
     pause: Option<Res<State<Pause>>>,
     time: Res<Time<Real>>,
     threading: Res<CpuThreading>,
+    waker: Res<LoopWaker>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     let paused = is_paused(pause.as_deref());
@@ -209,19 +238,27 @@ fn drive_cpu(
     if matches!(*threading, CpuThreading::Sliced(_)) && cpu.search.is_some() {
         cpu.slice_max = cpu.slice_max.max(polled.elapsed());
     }
-    if let Some((searcher, turn)) = answer {
+    if let Some(((searcher, turn), found)) = answer {
         cpu.longest_slice = std::mem::take(&mut cpu.slice_max);
         let s = cpu.search.take().expect("checked");
         cpu.searchers[s.side.index()] = Some(searcher);
         match turn {
-            Some(t) => cpu.ready = Some((s.generation, t)),
+            Some(t) => {
+                cpu.ready = Some((s.generation, t));
+                cpu.found = Some(found);
+            }
             None => warn!("the CPU found no turn to play"),
         }
+    }
+    if busy.0 && cpu.ready.is_some() {
+        // An answer that waits for animations is measured from the last frame that held it back.
+        cpu.found = Some(Instant::now());
     }
     if !busy.0
         && !paused
         && let Some((g, turn)) = cpu.ready.take()
     {
+        cpu.answer_delay = cpu.found.take().map(|f| f.elapsed());
         requests.write(MoveRequest { action: MoveAction::Turn(turn), expect_generation: Some(g) });
         return;
     }
@@ -254,7 +291,7 @@ fn drive_cpu(
         let done = thinking.as_mut()?.run(slice, &mut info);
         done.then(|| thinking.take().expect("still thinking").finish())
     });
-    let job = Job::start(*threading, work);
+    let job = Job::start(*threading, work, &waker);
     cpu.started += 1;
     cpu.slice_max = Duration::ZERO;
     cpu.search = Some(Search { job, generation, hash: pos.hash(), side, stop, started: time.elapsed(), depth });
@@ -266,6 +303,7 @@ fn answer_draw_offers(
     setup: Res<MatchSetup>,
     mut bg: ResMut<Background>,
     threading: Res<CpuThreading>,
+    waker: Res<LoopWaker>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     for offer in offers.read() {
@@ -280,10 +318,10 @@ fn answer_draw_offers(
             };
             Some(Level::accepts_draw_after(&pos, cpu, r.score))
         });
-        bg.draw = Some((state.generation(), Job::start(*threading, work)));
+        bg.draw = Some((state.generation(), Job::start(*threading, work, &waker)));
     }
     if let Some((g, job)) = &mut bg.draw
-        && let Some(accept) = job.poll(*threading)
+        && let Some((accept, _)) = job.poll(*threading)
     {
         let g = *g;
         bg.draw = None;
@@ -297,6 +335,7 @@ fn compute_hints(
     mut hint_res: ResMut<Hint>,
     mut bg: ResMut<Background>,
     threading: Res<CpuThreading>,
+    waker: Res<LoopWaker>,
 ) {
     if asks.read().count() > 0 && bg.hint.is_none() && !state.game().is_over() {
         let pos = *state.game().position();
@@ -310,11 +349,11 @@ fn compute_hints(
             };
             Some((generation, r.best.clone().map(|b| (b, r.score))))
         });
-        bg.hint = Some(Job::start(*threading, work));
+        bg.hint = Some(Job::start(*threading, work, &waker));
         hint_res.pending = true;
     }
     if let Some(job) = &mut bg.hint
-        && let Some((g, answer)) = job.poll(*threading)
+        && let Some(((g, answer), _)) = job.poll(*threading)
     {
         bg.hint = None;
         hint_res.pending = false;
@@ -323,6 +362,26 @@ fn compute_hints(
     // A hint is only worth showing for the position it was computed for.
     if hint_res.answer.as_ref().is_some_and(|(g, _, _)| *g != state.generation()) {
         hint_res.answer = None;
+    }
+}
+
+/// Frames the CPU needs: every frame for thinking in slices or an answer about to be played, a few a second for
+/// the HUD's clock while a search runs on the pool (its end wakes the window by itself).
+fn demand_frames(
+    cpu: Res<CpuPlayer>,
+    bg: Res<Background>,
+    busy: Res<AnimationsPending>,
+    pause: Option<Res<State<Pause>>>,
+    mut demand: ResMut<FrameDemand>,
+) {
+    let sliced = cpu.search.as_ref().is_some_and(|s| s.job.sliced())
+        || bg.hint.as_ref().is_some_and(Job::sliced)
+        || bg.draw.as_ref().is_some_and(|(_, j)| j.sliced());
+    let answer_due = cpu.ready.is_some() && !busy.0 && !is_paused(pause.as_deref());
+    if sliced || answer_due {
+        demand.next_frame();
+    } else if cpu.search.is_some() {
+        demand.within(THINKING_TICK);
     }
 }
 

@@ -9,11 +9,11 @@
 //! then acts exactly as a click on the cursor's point, by sending the same [`PointClicked`], so that mouse, touch
 //! and keyboard share one selection logic.
 
-use crate::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
-use crate::cpu::Hint;
 use crate::i18n::{illegal_reason_text, t, tf};
-use crate::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
-use crate::screen::{InGame, Pause, Screen};
+use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
+use crate::play::cpu::Hint;
+use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
+use crate::state::{InGame, Pause, Screen};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
@@ -43,7 +43,7 @@ pub struct Selection {
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyCursor(pub Option<u8>);
 
-/// Adds picking, the selection logic, keyboard play and shortcuts, and highlights.
+/// Adds pointer reading, the selection logic, keyboard play and shortcuts, and highlights.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<KeyCursor>()
@@ -146,7 +146,10 @@ fn follow_relay(state: Res<GameState>, mut sel: ResMut<Selection>) {
 /// Why a step from `from` to `to` is not legal, for people, in the current language.
 fn explain(pos: &Position, from: u8, to: u8) -> String {
     let Some(dir) = pos.geometry().direction_between(from, to) else {
-        return tf("note.not_joined", &[("from", point_name(from).to_string().into()), ("to", point_name(to).to_string().into())]);
+        return tf(
+            "note.not_joined",
+            &[("from", point_name(from).to_string().into()), ("to", point_name(to).to_string().into())],
+        );
     };
     let reasons: Vec<_> = [StepKind::Paika, StepKind::Approach, StepKind::Withdrawal]
         .into_iter()

@@ -8,19 +8,21 @@
 //! A document that cannot be read is moved aside by [`Storage`] and the player is told once, in plain words, by
 //! a [`Notices`] window; the game then starts normally.
 
-use crate::animation::AnimationSpeed;
 use crate::audio::SoundSettings;
 use crate::i18n::{self, Lang};
-use crate::menu::{Mode, SetupForm};
-use crate::rules::{GameEnded, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
-use crate::screen::{InGame, Screen};
-use crate::storage::{Document, Loaded, Storage};
+use crate::platform::redraw::FrameDemand;
+use crate::play::animation::AnimationSpeed;
+use crate::play::rules::{GameEnded, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
+use crate::play::setup::{Mode, SetupForm, player_name};
+use crate::save::storage::{Document, Loaded, Storage};
+use crate::state::{InGame, Screen};
 use bevy::prelude::*;
 use fanorona_engine::levels::Level;
 use fanorona_engine::record::{Record, variant_tag};
 use fanorona_engine::{Game, GameResult, Rules, Side, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// Settings: sound, animation, language, board theme and the last new-game setup.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -250,14 +252,6 @@ impl SavedGame {
     }
 }
 
-/// A player's name in game records.
-pub fn player_name(p: Player) -> String {
-    match p {
-        Player::Human => "Player".into(),
-        Player::Cpu(l) => format!("CPU ({})", l.name()),
-    }
-}
-
 impl Document for SavedGame {
     const NAME: &'static str = "game";
     const VERSION: u32 = 1;
@@ -404,7 +398,7 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
         .insert_resource(resume_state)
         .init_resource::<Counting>()
         .add_message::<ResumeGame>()
-        .add_systems(Update, resume_game.before(crate::rules::GameSet::Rules))
+        .add_systems(Update, resume_game.before(crate::play::rules::GameSet::Rules))
         .add_systems(Last, (save_settings, save_game, count_stats));
     if resume && unfinished {
         app.add_systems(Startup, |mut w: MessageWriter<ResumeGame>| {
@@ -414,7 +408,7 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
 }
 
 /// A document that could not be used: the key of its name, the error, and the name it is kept under.
-type Problem = (&'static str, crate::storage::StorageError, Option<String>);
+type Problem = (&'static str, crate::save::storage::StorageError, Option<String>);
 
 /// The document if it was found; a document moved aside is noted in `problems` (as `what`).
 fn found<D: Document>(loaded: Loaded<D>, what: &'static str, problems: &mut Vec<Problem>) -> Option<D> {
@@ -429,9 +423,12 @@ fn found<D: Document>(loaded: Loaded<D>, what: &'static str, problems: &mut Vec<
 }
 
 /// The plain-words message for a document moved aside.
-pub fn moved_aside_notice(what: &str, error: &crate::storage::StorageError, kept_as: Option<&str>) -> String {
+pub fn moved_aside_notice(what: &str, error: &crate::save::storage::StorageError, kept_as: Option<&str>) -> String {
     match kept_as {
-        Some(name) => i18n::tf("persist.moved_aside", &[("what", what.into()), ("error", error.to_string().into()), ("file", name.into())]),
+        Some(name) => i18n::tf(
+            "persist.moved_aside",
+            &[("what", what.into()), ("error", error.to_string().into()), ("file", name.into())],
+        ),
         None => i18n::tf("persist.unreadable", &[("what", what.into()), ("error", error.to_string().into())]),
     }
 }
@@ -450,7 +447,7 @@ fn resume_game(
     let Some(saved) = resume.saved() else { return };
     match saved.restore() {
         Ok((game, s)) => {
-            crate::web::event("resumed", &game.turns().len().to_string());
+            crate::platform::web::event("resumed", &game.turns().len().to_string());
             *setup = s;
             loads.write(LoadGame(game));
             next.set(Screen::Playing);
@@ -460,6 +457,9 @@ fn resume_game(
 }
 
 /// Saves the settings a moment after they last changed (sliders send a change every frame while dragged).
+/// Seconds the settings must stay unchanged before they are written (a slider being dragged writes once).
+const SETTINGS_SAVE_DELAY: f32 = 0.4;
+
 fn save_settings(
     storage: Res<Storage>,
     speed: Res<AnimationSpeed>,
@@ -470,6 +470,7 @@ fn save_settings(
     mut last: Local<Option<SettingsDoc>>,
     mut pending: Local<Option<(SettingsDoc, f32)>>,
     mut notices: ResMut<Notices>,
+    mut demand: ResMut<FrameDemand>,
 ) {
     let form = form.map(|f| f.clone()).unwrap_or_default();
     let doc = SettingsDoc::from_parts(i18n::language(), *speed, &sound, *theme, &form);
@@ -484,15 +485,22 @@ fn save_settings(
     }
     let now = time.elapsed_secs();
     match pending.as_ref() {
-        Some((p, since)) if *p == doc && now - since >= 0.4 => {
+        Some((p, since)) if *p == doc && now - since >= SETTINGS_SAVE_DELAY => {
             if let Err(e) = storage.save(&doc) {
-                notices.0.push(i18n::tf("persist.save_failed", &[("what", i18n::t("persist.settings_doc").into()), ("error", e.to_string().into())]));
+                notices.0.push(i18n::tf(
+                    "persist.save_failed",
+                    &[("what", i18n::t("persist.settings_doc").into()), ("error", e.to_string().into())],
+                ));
             }
             *last = Some(doc);
             *pending = None;
         }
-        Some((p, _)) if *p == doc => {}
-        _ => *pending = Some((doc, now)),
+        Some((p, since)) if *p == doc => demand.within(Duration::from_secs_f32(SETTINGS_SAVE_DELAY - (now - since))),
+        _ => {
+            *pending = Some((doc, now));
+            // A sleeping window must still wake to save.
+            demand.within(Duration::from_secs_f32(SETTINGS_SAVE_DELAY));
+        }
     }
 }
 
@@ -515,7 +523,10 @@ fn save_game(
         return;
     }
     if let Err(e) = storage.save(&doc) {
-        notices.0.push(i18n::tf("persist.save_failed", &[("what", i18n::t("persist.game_doc").into()), ("error", e.to_string().into())]));
+        notices.0.push(i18n::tf(
+            "persist.save_failed",
+            &[("what", i18n::t("persist.game_doc").into()), ("error", e.to_string().into())],
+        ));
     }
     // The game is at hand: replaying the record just written, after every step, would be work done twice.
     *resume = Resume::just_saved(doc, !state.game().is_over());
@@ -571,14 +582,17 @@ fn count_stats(
     if stats.0 != before
         && let Err(e) = storage.save(&stats.0)
     {
-        notices.0.push(i18n::tf("persist.save_failed", &[("what", i18n::t("persist.stats_doc").into()), ("error", e.to_string().into())]));
+        notices.0.push(i18n::tf(
+            "persist.save_failed",
+            &[("what", i18n::t("persist.stats_doc").into()), ("error", e.to_string().into())],
+        ));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::{decode, encode};
+    use crate::save::storage::{decode, encode};
     use fanorona_engine::RelayRule;
 
     #[test]

@@ -4,9 +4,9 @@
 //! removes from the engine ([`Position::try_step`] and [`Position::captured_by`]), so an example can only show a
 //! legal turn, and the tests check that each example captures the pieces its text promises.
 
-use crate::board::palette;
-use crate::hud::colors;
 use crate::i18n::t;
+use crate::play::board::palette;
+use crate::theme::colors;
 use bevy::prelude::Color;
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Stroke, Vec2, pos2, vec2};
 use fanorona_engine::geometry::{Direction, coords};

@@ -4,11 +4,11 @@
 //! and animations hold (see the CPU and animation plugins). Settings and rules are shown inside the window, so the
 //! game stays where it is and Resume returns to it.
 
-use crate::animation::AnimationSpeed;
-use crate::hud::colors;
 use crate::i18n::t;
-use crate::rules::NewGame;
-use crate::screen::{Pause, Screen};
+use crate::play::animation::AnimationSpeed;
+use crate::play::rules::NewGame;
+use crate::state::{Pause, Screen};
+use crate::theme::colors;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -39,7 +39,7 @@ fn pause_window(
     mut new: MessageWriter<NewGame>,
     mut next_pause: ResMut<NextState<Pause>>,
     mut next_screen: ResMut<NextState<Screen>>,
-    mut export: MessageWriter<crate::records::ExportRecord>,
+    mut export: MessageWriter<crate::screens::records::ExportRecord>,
 ) -> Result {
     let Some(mut view) = view else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -65,7 +65,7 @@ fn pause_window(
                 if button(ui, t("menu.rules")) {
                     *view = PauseView::Rules;
                 }
-                crate::records::export_buttons(ui, &mut export, button);
+                crate::screens::records::export_buttons(ui, &mut export, button);
                 if button(ui, t("menu.title_screen")) {
                     next_screen.set(Screen::Title);
                 }
@@ -74,7 +74,7 @@ fn pause_window(
         PauseView::Settings => {
             ui.set_width(300.0);
             ui.label(egui::RichText::new(t("menu.settings")).size(24.0).color(colors::GOLD));
-            crate::menu::settings_controls(ui, &mut speed, &mut sound);
+            crate::screens::settings::settings_controls(ui, &mut speed, &mut sound);
             ui.add_space(8.0);
             if ui.button(t("menu.back")).clicked() {
                 *view = PauseView::Main;
@@ -86,7 +86,7 @@ fn pause_window(
             ui.set_width(width);
             ui.label(egui::RichText::new(t("rules.title")).size(24.0).color(colors::GOLD));
             let height = (ctx.viewport_rect().height() - 160.0).max(120.0);
-            ui.allocate_ui(egui::vec2(width, height), crate::help::rules_ui);
+            ui.allocate_ui(egui::vec2(width, height), crate::screens::help::rules_ui);
             if ui.button(t("menu.back")).clicked() {
                 *view = PauseView::Main;
             }

@@ -6,17 +6,19 @@
 //! plugin ([`LoadGame`], or a [`MoveRequest`] for one turn forward so that it animates) with both players set to
 //! people: the CPU never moves, and the board takes no input outside [`Screen::Playing`].
 
-use crate::board::BoardFrame;
-use crate::hud::colors;
 use crate::i18n::{result_text, t, tf};
-use crate::persist::player_name;
-use crate::rules::{GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
-use crate::screen::Screen;
-use crate::storage::Storage;
-use crate::web;
+use crate::platform::redraw::FrameDemand;
+use crate::platform::web;
+use crate::play::board::BoardFrame;
+use crate::play::rules::{GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::play::setup::player_name;
+use crate::save::storage::Storage;
+use crate::state::Screen;
+use crate::theme::colors;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::{Game, GameResult, Record, Side};
+use std::time::Duration;
 
 /// Asks to export the current game (finished or not) as a record.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,11 +279,22 @@ fn save_record(storage: Option<&Storage>, now: i64, text: &str) -> (String, bool
     (message, false)
 }
 
+/// Seconds an export's notice stays up.
+const NOTICE_SECS: f32 = 6.0;
+
 /// The export's confirmation, over every window (the pause window is a modal) for a few seconds.
-fn notice_toast(mut contexts: EguiContexts, notice: Res<RecordNotice>, time: Res<Time<Real>>) -> Result {
-    if notice.text.is_empty() || time.elapsed_secs() - notice.since > 6.0 {
+fn notice_toast(
+    mut contexts: EguiContexts,
+    notice: Res<RecordNotice>,
+    time: Res<Time<Real>>,
+    mut demand: ResMut<FrameDemand>,
+) -> Result {
+    let shown_for = time.elapsed_secs() - notice.since;
+    if notice.text.is_empty() || shown_for > NOTICE_SECS {
         return Ok(());
     }
+    // Wake to take it down.
+    demand.within(Duration::from_secs_f32(NOTICE_SECS - shown_for + 0.05));
     let ctx = contexts.ctx_mut()?;
     egui::Area::new("record notice".into())
         .order(egui::Order::Tooltip)
@@ -437,8 +450,18 @@ fn records_screen(
                                     Some(Ok(Some(text))) => {
                                         opens.write(OpenRecord(text));
                                     }
-                                    Some(Err(e)) => s.error = Some(tf("records.file_error", &[("file", entry.name.as_str().into()), ("error", e.to_string().into())])),
-                                    _ => s.error = Some(tf("records.file_error", &[("file", entry.name.as_str().into()), ("error", "?".into())])),
+                                    Some(Err(e)) => {
+                                        s.error = Some(tf(
+                                            "records.file_error",
+                                            &[("file", entry.name.as_str().into()), ("error", e.to_string().into())],
+                                        ))
+                                    }
+                                    _ => {
+                                        s.error = Some(tf(
+                                            "records.file_error",
+                                            &[("file", entry.name.as_str().into()), ("error", "?".into())],
+                                        ))
+                                    }
                                 }
                             }
                             ui.vertical(|ui| {
@@ -471,7 +494,12 @@ fn records_screen(
                             Ok(text) => {
                                 opens.write(OpenRecord(text));
                             }
-                            Err(e) => s.error = Some(tf("records.file_error", &[("file", path.to_string().into()), ("error", e.to_string().into())])),
+                            Err(e) => {
+                                s.error = Some(tf(
+                                    "records.file_error",
+                                    &[("file", path.to_string().into()), ("error", e.to_string().into())],
+                                ))
+                            }
                         }
                     }
                 });
@@ -603,7 +631,10 @@ fn replay_window(
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -8.0])
         .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
-                let players = tf("records.players", &[("white", replay.white.as_str().into()), ("black", replay.black.as_str().into())]);
+                let players = tf(
+                    "records.players",
+                    &[("white", replay.white.as_str().into()), ("black", replay.black.as_str().into())],
+                );
                 ui.label(egui::RichText::new(players).size(18.0).color(colors::GOLD));
                 let turn = match k.checked_sub(1).and_then(|i| replay.game.turns().get(i)) {
                     Some(turn) => format!("{k}. {turn}"),

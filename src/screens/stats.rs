@@ -1,11 +1,11 @@
 //! The statistics screen (games, results by opponent, best turns, reset with confirmation) and the window that
 //! tells the player, once, about a saved file that could not be used.
 
-use crate::hud::colors;
 use crate::i18n::{level_name, t, tf};
-use crate::persist::{Notices, PlayerStats, Stats};
-use crate::screen::Screen;
-use crate::storage::Storage;
+use crate::save::persist::{Notices, PlayerStats, Stats};
+use crate::save::storage::Storage;
+use crate::state::Screen;
+use crate::theme::colors;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::levels::Level;
@@ -68,7 +68,10 @@ fn stats_screen(
                     if ui.button(t("stats.yes_reset")).clicked() {
                         stats.0 = Stats::default();
                         if let Err(e) = storage.save(&stats.0) {
-                            notices.0.push(tf("persist.save_failed", &[("what", t("persist.stats_doc").into()), ("error", e.to_string().into())]));
+                            notices.0.push(tf(
+                                "persist.save_failed",
+                                &[("what", t("persist.stats_doc").into()), ("error", e.to_string().into())],
+                            ));
                         }
                         *confirming = false;
                     }

@@ -1,0 +1,223 @@
+//! Sleeping when nothing moves: the window redraws only when something changes, and whatever needs frames asks.
+//!
+//! The window runs in winit's reactive update modes ([`WinitSettings`]): an update (and so a redraw) happens on
+//! input and window events, when a system asks for the next frame ([`FrameDemand::next_frame`], sent on as
+//! Bevy's [`RequestRedraw`]), when a deadline asked for with [`FrameDemand::within`] passes, or when another
+//! thread wakes the loop through the [`LoopWaker`] (a CPU search that has finished). Otherwise the loop sleeps,
+//! so a board that stands still costs no CPU time.
+//!
+//! A window that is hidden (minimised, covered, a background browser tab) asks for no frames at all, and the
+//! game behind the title stops starting searches until it is shown again.
+//!
+//! The systems that need frames say so each frame they need one: animations and the web's sliced thinking ask for
+//! every frame, the HUD's thinking clock for a few a second, pending saves and notices for their deadline. An
+//! unfocused window sleeps the same way but ignores device events (`reactive_low_power`), and the game behind the
+//! title stops starting searches while the window is unfocused, so a hidden title costs nothing either.
+
+use bevy::prelude::*;
+use bevy::window::{RequestRedraw, WindowOccluded};
+use bevy::winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEvent};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// How long a window with nothing to do sleeps before it updates anyway: a safety net for a change that nothing
+/// announced, long enough that an idle game costs nothing measurable.
+pub const IDLE_WAIT: Duration = Duration::from_secs(60);
+
+/// How often the HUD's "thinking… 1.2 s" line is redrawn while the CPU thinks on another thread.
+pub const THINKING_TICK: Duration = Duration::from_millis(250);
+
+/// What the systems need from the next frames, collected during one update and applied at its end.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FrameDemand {
+    next: bool,
+    within: Option<Duration>,
+}
+
+impl FrameDemand {
+    /// Asks for another frame right after this one (something is moving).
+    pub fn next_frame(&mut self) {
+        self.next = true;
+    }
+
+    /// Asks for an update no later than `after` from now (a clock to tick, a deadline to meet).
+    pub fn within(&mut self, after: Duration) {
+        self.within = Some(self.within.map_or(after, |w| w.min(after)));
+    }
+
+    /// Whether the next frame was asked for in this update.
+    pub fn wants_next_frame(&self) -> bool {
+        self.next
+    }
+
+    /// The longest the loop may sleep after this update.
+    pub fn wait(&self) -> Duration {
+        self.within.unwrap_or(IDLE_WAIT).min(IDLE_WAIT)
+    }
+}
+
+/// Wakes the event loop from any thread; a no-op without a window (headless tests count the calls instead).
+#[derive(Resource, Clone, Default)]
+pub struct LoopWaker {
+    wake: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// How many times it was called, for tests and measurements.
+    calls: Arc<AtomicU64>,
+}
+
+impl LoopWaker {
+    /// A waker that calls `wake` (and counts).
+    pub fn new(wake: impl Fn() + Send + Sync + 'static) -> LoopWaker {
+        LoopWaker { wake: Some(Arc::new(wake)), calls: Arc::default() }
+    }
+
+    /// Wakes the loop now: the next update runs at once instead of after the sleep.
+    pub fn wake(&self) {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        if let Some(wake) = &self.wake {
+            wake();
+        }
+    }
+
+    /// How many times [`LoopWaker::wake`] was called.
+    pub fn calls(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+}
+
+/// Counts of what the loop did, for tests and `--measure-idle`.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FrameStats {
+    /// Updates run (each draws a frame when there is a window).
+    pub updates: u64,
+    /// Updates that asked for the next frame.
+    pub redraws_requested: u64,
+    /// The longest sleep allowed after the last update.
+    pub last_wait: Duration,
+}
+
+/// Whether the window sleeps when idle: on for players, off for automation that must keep running by itself
+/// (demos, screenshots, timed exits).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reactive(pub bool);
+
+/// Whether the window can be seen (false while minimised, covered or in a background tab).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowShown(pub bool);
+
+impl Default for WindowShown {
+    fn default() -> Self {
+        WindowShown(true)
+    }
+}
+
+/// The end of each update where the frame demand is applied: systems that ask for frames in `Last` run before it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ApplyDemand;
+
+/// Adds reactive updates: the frame demand, its application at the end of each update, and the waker.
+pub fn plugin(app: &mut App, reactive: bool) {
+    app.init_resource::<FrameDemand>()
+        .init_resource::<FrameStats>()
+        .init_resource::<LoopWaker>()
+        .init_resource::<WindowShown>()
+        .add_message::<WindowOccluded>()
+        .insert_resource(Reactive(reactive))
+        .add_message::<RequestRedraw>()
+        .add_systems(Startup, connect_waker)
+        .add_systems(PreUpdate, (count_update, track_occlusion))
+        .add_systems(Last, apply_demand.in_set(ApplyDemand));
+}
+
+/// Points the waker at winit's event loop, where there is one.
+fn connect_waker(proxy: Option<Res<EventLoopProxyWrapper>>, mut waker: ResMut<LoopWaker>) {
+    if let Some(proxy) = proxy {
+        let proxy = (**proxy).clone();
+        // A closed loop (the app is exiting) has nobody left to wake.
+        *waker = LoopWaker::new(move || {
+            let _ = proxy.send_event(WinitUserEvent::WakeUp);
+        });
+    }
+}
+
+fn count_update(mut stats: ResMut<FrameStats>) {
+    stats.updates += 1;
+}
+
+fn track_occlusion(mut events: MessageReader<WindowOccluded>, mut shown: ResMut<WindowShown>) {
+    if let Some(e) = events.read().last()
+        && shown.0 == e.occluded
+    {
+        shown.0 = !e.occluded;
+    }
+}
+
+/// Turns this update's demand into a redraw request and the length of the next sleep, then clears it.
+fn apply_demand(
+    mut demand: ResMut<FrameDemand>,
+    reactive: Res<Reactive>,
+    shown: Res<WindowShown>,
+    settings: Option<ResMut<WinitSettings>>,
+    mut redraws: MessageWriter<RequestRedraw>,
+    mut stats: ResMut<FrameStats>,
+) {
+    let taken = std::mem::take(&mut *demand);
+    stats.last_wait = taken.wait();
+    // Frames of a window nobody sees are wasted: what changed is drawn once it is shown again.
+    if taken.wants_next_frame() && shown.0 {
+        redraws.write(RequestRedraw);
+        stats.redraws_requested += 1;
+    }
+    let Some(mut settings) = settings else { return };
+    let wanted = if reactive.0 {
+        WinitSettings {
+            focused_mode: UpdateMode::reactive(taken.wait()),
+            unfocused_mode: UpdateMode::reactive_low_power(taken.wait()),
+        }
+    } else {
+        WinitSettings::continuous()
+    };
+    // Compared first: a changed mode makes winit run one more update, so it must change only when it differs.
+    if settings.focused_mode != wanted.focused_mode || settings.unfocused_mode != wanted.unfocused_mode {
+        *settings = wanted;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shortest_deadline_wins_and_idle_has_a_ceiling() {
+        let mut d = FrameDemand::default();
+        assert_eq!(d.wait(), IDLE_WAIT);
+        d.within(Duration::from_secs(3));
+        d.within(Duration::from_millis(250));
+        d.within(Duration::from_secs(1));
+        assert_eq!(d.wait(), Duration::from_millis(250));
+        assert!(!d.wants_next_frame());
+        d.next_frame();
+        assert!(d.wants_next_frame());
+        d.within(Duration::from_secs(3600));
+        assert_eq!(d.wait(), Duration::from_millis(250));
+        let mut far = FrameDemand::default();
+        far.within(Duration::from_secs(3600));
+        assert_eq!(far.wait(), IDLE_WAIT);
+    }
+
+    #[test]
+    fn a_waker_counts_and_calls() {
+        let hits = Arc::new(AtomicU64::new(0));
+        let h = hits.clone();
+        let w = LoopWaker::new(move || {
+            h.fetch_add(1, Ordering::Relaxed);
+        });
+        let from_thread = w.clone();
+        std::thread::spawn(move || from_thread.wake()).join().unwrap();
+        w.wake();
+        assert_eq!((w.calls(), hits.load(Ordering::Relaxed)), (2, 2));
+        let silent = LoopWaker::default();
+        silent.wake();
+        assert_eq!(silent.calls(), 1);
+    }
+}

@@ -1,0 +1,12 @@
+//! What the player sees around the board, one module a screen or window (egui): title and new-game setup, the
+//! in-game HUD, pause, game over, settings, rules and help, statistics and game records.
+
+pub mod game_over;
+pub mod help;
+pub mod hud;
+pub mod pause;
+pub mod records;
+pub mod settings;
+pub mod stats;
+pub mod title;
+pub mod widgets;

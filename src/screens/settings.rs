@@ -1,0 +1,86 @@
+//! Settings: the title's settings screen and the controls it shares with the pause window (language, animation
+//! speed, volumes, board theme).
+
+use crate::audio::SoundSettings;
+use crate::i18n::{Lang, t, tf};
+use crate::play::animation::AnimationSpeed;
+use crate::save::storage::Storage;
+use crate::screens::widgets::centered;
+use crate::state::Screen;
+use crate::theme::{Theme, colors};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// Adds the settings screen.
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, settings_screen.run_if(in_state(Screen::Settings)));
+}
+
+fn settings_screen(
+    mut contexts: EguiContexts,
+    mut speed: ResMut<AnimationSpeed>,
+    mut sound: ResMut<SoundSettings>,
+    mut theme: ResMut<Theme>,
+    storage: Res<Storage>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    centered("settings").show(ctx, |ui| {
+        ui.set_width(300.0);
+        ui.label(egui::RichText::new(t("menu.settings")).size(26.0).color(colors::GOLD));
+        settings_controls(ui, &mut speed, &mut sound);
+        ui.add_space(6.0);
+        theme_selector(ui, &mut theme);
+        ui.add_space(6.0);
+        ui.label(
+            egui::RichText::new(tf("settings.data_dir", &[("place", storage.describe().into())]))
+                .small()
+                .color(colors::DIM),
+        );
+        ui.add_space(8.0);
+        if ui.button(t("menu.back")).clicked() {
+            next.set(Screen::Title);
+        }
+    });
+    Ok(())
+}
+
+/// The settings themselves, shared by the title's settings screen and the pause window: language, animation speed
+/// and sound volumes.
+pub fn settings_controls(ui: &mut egui::Ui, speed: &mut AnimationSpeed, sound: &mut ResMut<SoundSettings>) {
+    language_selector(ui);
+    ui.add_space(6.0);
+    ui.label(t("settings.animation_speed"));
+    ui.horizontal(|ui| {
+        for s in AnimationSpeed::ALL {
+            ui.radio_value(speed, s, s.name());
+        }
+    });
+    ui.add_space(6.0);
+    crate::audio::volume_controls(ui, sound);
+}
+
+/// The board theme choice.
+pub fn theme_selector(ui: &mut egui::Ui, theme: &mut Theme) {
+    ui.horizontal(|ui| {
+        ui.label(t("settings.theme"));
+        for th in Theme::ALL {
+            ui.radio_value(theme, th, t(th.key()));
+        }
+    });
+}
+
+/// The language choice: every language by its own name. Changing it changes every text from the next frame on.
+fn language_selector(ui: &mut egui::Ui) {
+    let current = crate::i18n::language();
+    ui.horizontal(|ui| {
+        ui.label(t("settings.language"));
+        egui::ComboBox::from_id_salt("language").selected_text(current.native_name()).show_ui(ui, |ui| {
+            for lang in Lang::ALL {
+                if ui.selectable_label(lang == current, lang.native_name()).clicked() && lang != current {
+                    crate::i18n::set_language(lang);
+                }
+            }
+        });
+    });
+}
