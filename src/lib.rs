@@ -59,6 +59,7 @@ impl Plugin for GamePlugin {
         // Automation (a demo, a screenshot, a timed exit) keeps running by itself; players' windows sleep when idle.
         app.insert_resource(redraw::Reactive(!self.args.automated()));
         app.add_plugins(bevy_egui::EguiPlugin::default());
+        redraw::quiet_egui(app);
         board::plugin(app);
         input::plugin(app);
         animation::plugin(app);

@@ -25,6 +25,9 @@ use std::time::Duration;
 /// announced, long enough that an idle game costs nothing measurable.
 pub const IDLE_WAIT: Duration = Duration::from_secs(60);
 
+/// The shortest sleep a deadline can ask for (about a frame at 60 Hz).
+pub const MIN_WAIT: Duration = Duration::from_micros(15_625);
+
 /// How often the HUD's "thinking… 1.2 s" line is redrawn while the CPU thinks on another thread.
 pub const THINKING_TICK: Duration = Duration::from_millis(250);
 
@@ -51,9 +54,22 @@ impl FrameDemand {
         self.next
     }
 
-    /// The longest the loop may sleep after this update.
+    /// The longest the loop may sleep after this update: the nearest deadline rounded down to a power-of-two
+    /// fraction of a second.
+    ///
+    /// winit counts the sleep from the start of each update and runs one more update whenever the sleep's length
+    /// changes. A deadline counted down to the millisecond would change it every update and never let the loop
+    /// sleep; in steps it changes a few times on the way to a deadline, and never wakes it late.
     pub fn wait(&self) -> Duration {
-        self.within.unwrap_or(IDLE_WAIT).min(IDLE_WAIT)
+        let within = self.within.unwrap_or(IDLE_WAIT);
+        if within >= IDLE_WAIT {
+            return IDLE_WAIT;
+        }
+        let mut step = Duration::from_secs(32);
+        while step > within && step > MIN_WAIT {
+            step /= 2;
+        }
+        step
     }
 }
 
@@ -172,7 +188,13 @@ fn apply_demand(
     let wanted = if reactive.0 {
         WinitSettings {
             focused_mode: UpdateMode::reactive(taken.wait()),
-            unfocused_mode: UpdateMode::reactive_low_power(taken.wait()),
+            // Low power (no device events such as raw mouse motion), but still woken by a search that ends.
+            unfocused_mode: UpdateMode::Reactive {
+                wait: taken.wait(),
+                react_to_device_events: false,
+                react_to_user_events: true,
+                react_to_window_events: true,
+            },
         }
     } else {
         WinitSettings::continuous()
@@ -180,6 +202,40 @@ fn apply_demand(
     // Compared first: a changed mode makes winit run one more update, so it must change only when it differs.
     if settings.focused_mode != wanted.focused_mode || settings.unfocused_mode != wanted.unfocused_mode {
         *settings = wanted;
+    }
+}
+
+/// Keeps egui from asking for a frame every frame: bevy_egui 0.42 reports the keyboard's modifiers to egui as an
+/// input event on every update, changed or not, and egui repaints after any event. The unchanged reports are
+/// dropped before egui reads them; real changes still reach it.
+pub fn quiet_egui(app: &mut App) {
+    app.add_systems(
+        PreUpdate,
+        drop_unchanged_modifiers
+            .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
+}
+
+fn drop_unchanged_modifiers(
+    mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>,
+    mut last: Local<bevy::platform::collections::HashMap<Entity, bevy_egui::egui::Modifiers>>,
+) {
+    use bevy_egui::egui::Event;
+    for (entity, mut input) in &mut inputs {
+        let events = &mut input.0.events;
+        if !events.iter().any(|e| matches!(e, Event::ModifiersChanged(_))) {
+            continue;
+        }
+        let seen = last.entry(entity).or_default();
+        events.retain(|e| match e {
+            Event::ModifiersChanged(m) if m == seen => false,
+            Event::ModifiersChanged(m) => {
+                *seen = *m;
+                true
+            }
+            _ => true,
+        });
     }
 }
 
@@ -195,6 +251,7 @@ mod tests {
         d.within(Duration::from_millis(250));
         d.within(Duration::from_secs(1));
         assert_eq!(d.wait(), Duration::from_millis(250));
+        assert_eq!(d.wait(), THINKING_TICK, "the thinking clock keeps one sleep length");
         assert!(!d.wants_next_frame());
         d.next_frame();
         assert!(d.wants_next_frame());
@@ -203,6 +260,24 @@ mod tests {
         let mut far = FrameDemand::default();
         far.within(Duration::from_secs(3600));
         assert_eq!(far.wait(), IDLE_WAIT);
+    }
+
+    #[test]
+    fn a_deadline_counting_down_changes_the_sleep_a_few_times_and_never_overshoots() {
+        let deadline = Duration::from_secs(3);
+        let mut lengths = Vec::new();
+        let mut now = Duration::ZERO;
+        while now < deadline {
+            let mut d = FrameDemand::default();
+            d.within(deadline - now);
+            let wait = d.wait();
+            assert!(wait <= deadline - now || wait == MIN_WAIT, "woken late at {now:?}");
+            if lengths.last() != Some(&wait) {
+                lengths.push(wait);
+            }
+            now += Duration::from_millis(7);
+        }
+        assert!(lengths.len() <= 10, "the sleep changed {} times", lengths.len());
     }
 
     #[test]
