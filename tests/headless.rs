@@ -1,8 +1,11 @@
 //! Headless integration tests: the game's logic plugins under `MinimalPlugins` (no window, no rendering), driven
 //! by move requests like input and the CPU send them; checks the messages, the piece entities and the CPU's tasks.
 
+mod common;
+
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use common::press;
 use fanorona::LogicPlugin;
 use fanorona::play::cpu::{CpuLimits, CpuPlayer};
 use fanorona::play::rules::*;
@@ -410,23 +413,6 @@ fn keyboard_app(rules: Rules) -> App {
     assert_eq!(app.world().resource::<Log>().started, 1);
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
     app
-}
-
-/// Presses and releases a key, a frame each, as the window would report them.
-fn press(app: &mut App, key: KeyCode) {
-    use bevy::input::ButtonState;
-    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
-    for state in [ButtonState::Pressed, ButtonState::Released] {
-        app.world_mut().write_message(KeyboardInput {
-            key_code: key,
-            logical_key: Key::Unidentified(NativeKey::Unidentified),
-            state,
-            text: None,
-            repeat: false,
-            window: Entity::PLACEHOLDER,
-        });
-        app.update();
-    }
 }
 
 fn key_cursor(app: &App) -> Option<u8> {

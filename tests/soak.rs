@@ -8,10 +8,11 @@
 //! `cargo test --test soak` plays 20 games (CI); `SOAK_GAMES=1000 cargo test --release --test soak -- --nocapture`
 //! is the long run the README reports.
 
-use bevy::input::ButtonState;
-use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+mod common;
+
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use common::press;
 use fanorona::LogicPlugin;
 use fanorona::i18n::{self, Lang};
 use fanorona::platform::measure::resident_mib;
@@ -74,20 +75,6 @@ fn app(storage: &Storage) -> App {
     app.insert_resource(CpuLimits(Limits { movetime: Some(Duration::from_millis(15)), ..Limits::default() }));
     app.update();
     app
-}
-
-fn press(app: &mut App, key: KeyCode) {
-    for state in [ButtonState::Pressed, ButtonState::Released] {
-        app.world_mut().write_message(KeyboardInput {
-            key_code: key,
-            logical_key: Key::Unidentified(NativeKey::Unidentified),
-            state,
-            text: None,
-            repeat: false,
-            window: Entity::PLACEHOLDER,
-        });
-        app.update();
-    }
 }
 
 /// A new match: hot-seat or against the CPU at a random level and colour, on a random board.
