@@ -560,14 +560,18 @@ impl Position {
     /// How many of the side to move's pieces the opponent could take with some capturing step if it were the
     /// opponent's turn (each piece counted once, whichever step takes it).
     pub fn exposed(&self) -> u32 {
+        self.opponent_captures().fold(0u64, |acc, taken| acc | taken).count_ones()
+    }
+
+    /// What each capturing step of the opponent would take if it were its turn (empty if it could not capture).
+    fn opponent_captures(&self) -> impl Iterator<Item = u64> {
         let mut flipped = *self;
         flipped.side = self.side.opponent();
-        if !flipped.may_capture() {
-            return 0;
-        }
         let mut list = StepList::new();
-        flipped.gen_captures(&mut list);
-        list.iter().fold(0u64, |acc, &s| acc | flipped.captured_by(s)).count_ones()
+        if flipped.may_capture() {
+            flipped.gen_captures(&mut list);
+        }
+        (0..list.len()).map(move |i| flipped.captured_by(list.as_slice()[i]))
     }
 
     /// Paika steps of the side to move minus those the opponent would have if it were its turn.
@@ -580,14 +584,7 @@ impl Position {
     /// The most of the side to move's pieces that the
     /// opponent could take with one capturing step if it were the opponent's turn (0 if it could not capture).
     pub fn threat(&self) -> u32 {
-        let mut flipped = *self;
-        flipped.side = self.side.opponent();
-        if !flipped.may_capture() {
-            return 0;
-        }
-        let mut list = StepList::new();
-        flipped.gen_captures(&mut list);
-        list.iter().map(|&s| flipped.captured_by(s).count_ones()).max().unwrap_or(0)
+        self.opponent_captures().map(u64::count_ones).max().unwrap_or(0)
     }
 
     /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
