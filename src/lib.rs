@@ -14,7 +14,7 @@ pub mod state;
 pub mod theme;
 
 use platform::{cli, redraw, web};
-use play::{animation, board, cpu, input, rules};
+use play::{animation, arrows, board, cpu, input, rules};
 use save::{persist, storage};
 use screens::{game_over, hud, pause, records, settings, stats, title};
 
@@ -62,6 +62,7 @@ impl Plugin for GamePlugin {
         redraw::quiet_egui(app);
         board::plugin(app);
         input::plugin(app);
+        arrows::plugin(app);
         animation::plugin(app);
         audio::plugin(app);
         hud::plugin(app);

@@ -11,7 +11,6 @@
 
 use crate::i18n::{illegal_reason_text, t, tf};
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
-use crate::play::cpu::Hint;
 use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
 use crate::state::{InGame, Pause, Screen};
 use bevy::prelude::*;
@@ -399,7 +398,6 @@ struct Highlight;
 
 #[derive(Resource)]
 struct HighlightMaterials {
-    last: Handle<ColorMaterial>,
     movable: Handle<ColorMaterial>,
     selected: Handle<ColorMaterial>,
     cursor: Handle<ColorMaterial>,
@@ -407,14 +405,12 @@ struct HighlightMaterials {
     paika_dest: Handle<ColorMaterial>,
     victim: Handle<ColorMaterial>,
     visited: Handle<ColorMaterial>,
-    hint: Handle<ColorMaterial>,
 }
 
 impl FromWorld for HighlightMaterials {
     fn from_world(world: &mut World) -> Self {
         let mut m = world.resource_mut::<Assets<ColorMaterial>>();
         HighlightMaterials {
-            last: m.add(Color::srgba(1.0, 0.92, 0.45, 0.45)),
             movable: m.add(Color::srgba(1.0, 0.62, 0.15, 0.95)),
             selected: m.add(Color::srgba(0.45, 1.0, 0.55, 1.0)),
             cursor: m.add(Color::srgba(1.0, 1.0, 1.0, 0.95)),
@@ -422,7 +418,6 @@ impl FromWorld for HighlightMaterials {
             paika_dest: m.add(Color::srgba(0.2, 0.55, 0.25, 0.85)),
             victim: m.add(Color::srgba(1.0, 0.2, 0.15, 0.95)),
             visited: m.add(Color::srgba(0.3, 0.12, 0.05, 0.55)),
-            hint: m.add(Color::srgba(0.35, 0.7, 1.0, 0.95)),
         }
     }
 }
@@ -433,7 +428,6 @@ struct Shown {
     selection: Selection,
     cursor: Option<u8>,
     busy: bool,
-    hint: Option<u64>,
     in_game: bool,
     variant: fanorona_engine::Variant,
 }
@@ -445,7 +439,6 @@ fn draw_highlights(
     sel: Res<Selection>,
     cursor: Res<KeyCursor>,
     busy: Res<AnimationsPending>,
-    hint: Res<Hint>,
     layout: Res<BoardLayout>,
     in_game: Option<Res<State<InGame>>>,
     meshes: Option<Res<BoardMeshes>>,
@@ -463,7 +456,6 @@ fn draw_highlights(
         selection: Selection { note: None, ..sel.clone() },
         cursor: cursor.0,
         busy: busy.0,
-        hint: hint.answer.as_ref().map(|a| a.0),
         in_game: in_game.is_some(),
         variant: layout.variant,
     };
@@ -478,39 +470,22 @@ fn draw_highlights(
         return;
     }
     let pos = state.position();
-    let scoped = std::cell::Cell::new(false);
+    // Everything here belongs to the player's own game; the last turn and the hint are arrows (play/arrows.rs).
+    if !now.in_game {
+        return;
+    }
     let mut spawn = |p: u8, mesh: &Handle<Mesh>, mat: &Handle<ColorMaterial>, r: f32, z: f32| {
-        let mut e = commands.spawn((
+        commands.spawn((
             Highlight,
+            DespawnOnExit(InGame),
             Mesh2d(mesh.clone()),
             MeshMaterial2d(mat.clone()),
             Transform::from_translation(layout.point_pos(p).extend(z)).with_scale(Vec3::splat(r)),
         ));
-        if scoped.get() {
-            e.insert(DespawnOnExit(InGame));
-        }
     };
-    // The last turn's path (or the relay so far), shown on every screen.
     let game = state.game();
-    let steps: Vec<Step> = if !game.pending_steps().is_empty() {
-        game.pending_steps().to_vec()
-    } else {
-        game.turns().last().map(|t| t.steps.clone()).unwrap_or_default()
-    };
-    // While pieces slide, highlights of the old or new position would both be wrong: show none but the cursor, which
-    // belongs to no position.
-    if !now.busy {
-        for s in &steps {
-            spawn(s.from, &meshes.circle, &mats.last, 0.42, UNDER_Z);
-            spawn(s.to, &meshes.circle, &mats.last, 0.42, UNDER_Z);
-        }
-    }
-    if !now.in_game {
-        return;
-    }
     // The keyboard cursor: a wide white ring outside every other highlight, shown on either side's turn so that a
     // player can aim while the other side moves.
-    scoped.set(true);
     if let Some(p) = cursor.0.filter(|&p| pos.geometry().contains(p) && !game.is_over()) {
         spawn(p, &meshes.ring, &mats.cursor, 0.52, OVER_Z + 0.02);
     }
@@ -562,11 +537,5 @@ fn draw_highlights(
                 }
             }
         }
-    }
-    if let Some((_, turn, _)) = &hint.answer
-        && let Some(first) = turn.steps.first()
-    {
-        spawn(first.from, &meshes.ring, &mats.hint, 0.47, OVER_Z + 0.01);
-        spawn(first.to, &meshes.circle, &mats.hint, 0.16, UNDER_Z + 0.1);
     }
 }

@@ -2,6 +2,7 @@
 //! player and the match being set up.
 
 pub mod animation;
+pub mod arrows;
 pub mod board;
 pub mod cpu;
 pub mod input;
