@@ -1,4 +1,5 @@
-//! The screen state machine: title, new-game setup, playing, game over, rules, settings, records and replay.
+//! The screen state machine: title, new-game setup, playing, game over, rules, settings, records, replay and
+//! lessons.
 
 use bevy::prelude::*;
 
@@ -25,6 +26,8 @@ pub enum Screen {
     Replay,
     /// The player's statistics.
     Stats,
+    /// A lesson of the guided first game: the player makes the move the lesson asks for.
+    Lesson,
 }
 
 /// Whether the player's own game is on screen (playing or just over): the computed state that board highlights
@@ -37,6 +40,19 @@ impl ComputedStates for InGame {
 
     fn compute(screen: Screen) -> Option<Self> {
         matches!(screen, Screen::Playing | Screen::GameOver).then_some(InGame)
+    }
+}
+
+/// Whether the board takes the player's moves: in a game, and in the screens where the player moves pieces
+/// without playing a counted game (lessons). Input, selection highlights and the game's sounds are scoped to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardPlay;
+
+impl ComputedStates for BoardPlay {
+    type SourceStates = Screen;
+
+    fn compute(screen: Screen) -> Option<Self> {
+        matches!(screen, Screen::Playing | Screen::GameOver | Screen::Lesson).then_some(BoardPlay)
     }
 }
 
@@ -60,5 +76,8 @@ pub fn is_paused(pause: Option<&State<Pause>>) -> bool {
 
 /// Adds the screen states.
 pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>().add_computed_state::<InGame>().add_sub_state::<Pause>();
+    app.init_state::<Screen>()
+        .add_computed_state::<InGame>()
+        .add_computed_state::<BoardPlay>()
+        .add_sub_state::<Pause>();
 }

@@ -94,6 +94,10 @@ pub mod colors {
     pub const GOLD: Color32 = Color32::from_rgb(240, 200, 120);
     /// Explanations of refused moves.
     pub const WARN: Color32 = Color32::from_rgb(255, 150, 110);
+    /// Praise: a lesson or puzzle done right.
+    pub const GOOD: Color32 = Color32::from_rgb(150, 225, 140);
+    /// The button that leads on after a success.
+    pub const GO: Color32 = Color32::from_rgb(52, 105, 58);
     /// Quiet text.
     pub const DIM: Color32 = Color32::from_rgb(190, 175, 150);
 }

@@ -9,7 +9,7 @@ pub mod synth;
 
 use crate::i18n::t;
 use crate::play::rules::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
-use crate::state::{InGame, Screen};
+use crate::state::{BoardPlay, Screen};
 use bevy::prelude::*;
 use bevy_egui::{EguiOutput, EguiPostUpdateSet, egui};
 use bevy_kira_audio::prelude::{
@@ -196,7 +196,7 @@ fn cue_game_sounds(
     mut captures: MessageReader<PiecesCaptured>,
     mut turns: MessageReader<TurnEnded>,
     mut ended: MessageReader<GameEnded>,
-    in_game: Option<Res<State<InGame>>>,
+    in_game: Option<Res<State<BoardPlay>>>,
     setup: Res<MatchSetup>,
     mut cues: MessageWriter<Cue>,
 ) {

@@ -12,7 +12,7 @@
 use crate::i18n::{illegal_reason_text, t, tf};
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
 use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
-use crate::state::{InGame, Pause, Screen};
+use crate::state::{BoardPlay, Pause, Screen, is_paused};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
@@ -53,11 +53,14 @@ pub fn plugin(app: &mut App) {
             (read_pointer, handle_keys.run_if(keyboard_is_ours), follow_relay, handle_clicks)
                 .chain()
                 .in_set(GameSet::Request)
-                .run_if(in_state(Screen::Playing)),
+                .run_if(in_state(Screen::Playing).or_else(in_state(Screen::Lesson))),
         )
         .add_systems(Update, draw_highlights.in_set(GameSet::Present))
-        .add_systems(EguiPrimaryContextPass, show_keys.run_if(in_state(Screen::Playing)))
-        .add_systems(OnExit(InGame), |mut sel: ResMut<Selection>, mut cursor: ResMut<KeyCursor>| {
+        .add_systems(
+            EguiPrimaryContextPass,
+            show_keys.run_if(in_state(Screen::Playing).or_else(in_state(Screen::Lesson))),
+        )
+        .add_systems(OnExit(BoardPlay), |mut sel: ResMut<Selection>, mut cursor: ResMut<KeyCursor>| {
             *sel = Selection::default();
             *cursor = KeyCursor::default();
         });
@@ -163,13 +166,13 @@ fn handle_clicks(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     busy: Res<AnimationsPending>,
-    pause: Res<State<Pause>>,
+    pause: Option<Res<State<Pause>>>,
     sel: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     let sel = sel.into_inner();
     // Clicks made while paused are read and dropped, so that none lands when the game resumes.
-    let paused = *pause.get() == Pause::Paused;
+    let paused = is_paused(pause.as_deref());
     for &PointClicked(p) in clicks.read() {
         if paused || !human_to_move(&state, &setup, &busy) {
             continue;
@@ -270,15 +273,15 @@ fn handle_keys(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     busy: Res<AnimationsPending>,
-    pause: Res<State<Pause>>,
-    mut next_pause: ResMut<NextState<Pause>>,
+    pause: Option<Res<State<Pause>>>,
+    mut next_pause: Option<ResMut<NextState<Pause>>>,
     mut sel: ResMut<Selection>,
     mut cursor: ResMut<KeyCursor>,
     mut clicks: MessageWriter<PointClicked>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     // The pause window handles its own keys (Escape resumes).
-    if *pause.get() == Pause::Paused {
+    if is_paused(pause.as_deref()) {
         return;
     }
     let pos = state.position();
@@ -349,7 +352,11 @@ fn handle_keys(
             sel.choice = None;
         } else if sel.piece.is_some() && !pos.in_relay() {
             sel.piece = None;
-        } else if escape {
+        } else if escape
+            && pause.is_some()
+            && let Some(next_pause) = next_pause.as_mut()
+        {
+            // Only a game pauses; a lesson's panel has its own way out.
             next_pause.set(Pause::Paused);
         }
     }
@@ -361,10 +368,10 @@ fn show_keys(
     mut contexts: EguiContexts,
     cursor: Res<KeyCursor>,
     sel: Res<Selection>,
-    pause: Res<State<Pause>>,
+    pause: Option<Res<State<Pause>>>,
     frame: Option<Res<BoardFrame>>,
 ) -> Result {
-    if *pause.get() == Pause::Paused || (cursor.0.is_none() && sel.choice.is_none()) {
+    if is_paused(pause.as_deref()) || (cursor.0.is_none() && sel.choice.is_none()) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -440,7 +447,7 @@ fn draw_highlights(
     cursor: Res<KeyCursor>,
     busy: Res<AnimationsPending>,
     layout: Res<BoardLayout>,
-    in_game: Option<Res<State<InGame>>>,
+    in_game: Option<Res<State<BoardPlay>>>,
     meshes: Option<Res<BoardMeshes>>,
     mats: Option<Res<HighlightMaterials>>,
     old: Query<Entity, With<Highlight>>,
@@ -477,7 +484,7 @@ fn draw_highlights(
     let mut spawn = |p: u8, mesh: &Handle<Mesh>, mat: &Handle<ColorMaterial>, r: f32, z: f32| {
         commands.spawn((
             Highlight,
-            DespawnOnExit(InGame),
+            DespawnOnExit(BoardPlay),
             Mesh2d(mesh.clone()),
             MeshMaterial2d(mat.clone()),
             Transform::from_translation(layout.point_pos(p).extend(z)).with_scale(Vec3::splat(r)),

@@ -286,6 +286,10 @@ pub struct Stats {
     pub longest_relay: u32,
     /// The most pieces a player took in one turn.
     pub most_pieces: u32,
+    /// Whether the lessons were offered (on the first start) and answered.
+    pub lessons_offered: bool,
+    /// The lessons done right at least once, by id.
+    pub lessons_done: Vec<String>,
 }
 
 impl Document for Stats {

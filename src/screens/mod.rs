@@ -1,9 +1,11 @@
 //! What the player sees around the board, one module a screen or window (egui): title and new-game setup, the
-//! in-game HUD, pause, game over, settings, rules and help, statistics and game records.
+//! in-game HUD, pause, game over, settings, rules and help, statistics, game records and
+//! lessons.
 
 pub mod game_over;
 pub mod help;
 pub mod hud;
+pub mod lessons;
 pub mod pause;
 pub mod records;
 pub mod settings;

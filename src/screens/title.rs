@@ -7,6 +7,7 @@ use crate::play::cpu::CpuEnabled;
 use crate::play::rules::{AnimationsPending, GameState, MatchSetup, NewGame, Player};
 use crate::play::setup::{Mode, SetupForm};
 use crate::screens::hud::variant_name;
+use crate::screens::lessons::LessonNav;
 use crate::screens::widgets::{big_button, centered};
 use crate::state::Screen;
 use crate::theme::colors;
@@ -113,8 +114,29 @@ fn title(
     mut exit: MessageWriter<AppExit>,
     resume: Res<crate::save::persist::Resume>,
     mut resume_game: MessageWriter<crate::save::persist::ResumeGame>,
+    stats: Res<crate::save::persist::PlayerStats>,
+    mut lessons: MessageWriter<LessonNav>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // The first start offers the lessons once, beside the menu; a player with games behind them is not asked.
+    if !stats.0.lessons_offered && stats.0.games_played == 0 {
+        egui::Window::new(t("lessons.offer.title"))
+            .id(egui::Id::new("lessons_offer"))
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 16.0])
+            .show(ctx, |ui| {
+                ui.label(t("lessons.offer.text"));
+                ui.horizontal(|ui| {
+                    if ui.button(t("lessons.offer.yes")).clicked() {
+                        lessons.write(LessonNav::Open(0));
+                    }
+                    if ui.button(t("lessons.offer.no")).clicked() {
+                        lessons.write(LessonNav::Offered);
+                    }
+                });
+            });
+    }
     centered("title").show(ctx, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(8.0);
@@ -126,6 +148,9 @@ fn title(
             }
             if big_button(ui, "menu.new_game") {
                 next.set(Screen::Setup);
+            }
+            if big_button(ui, "lessons.button") {
+                lessons.write(LessonNav::Open(0));
             }
             if big_button(ui, "stats.button") {
                 next.set(Screen::Stats);
