@@ -439,85 +439,15 @@ fn records_screen(
             ui.set_width(width);
             ui.label(egui::RichText::new(t("records.title")).size(26.0).color(colors::GOLD));
             ui.add_space(4.0);
-            if s.entries.is_empty() {
-                ui.label(egui::RichText::new(t("records.none")).color(colors::DIM));
-            } else {
-                egui::ScrollArea::vertical().max_height(list_height).show(ui, |ui| {
-                    for entry in &s.entries {
-                        ui.horizontal(|ui| {
-                            if ui.button(t("records.open")).clicked() {
-                                match storage.as_deref().map(|st| st.read_record(&entry.name)) {
-                                    Some(Ok(Some(text))) => {
-                                        opens.write(OpenRecord(text));
-                                    }
-                                    Some(Err(e)) => {
-                                        s.error = Some(tf(
-                                            "records.file_error",
-                                            &[("file", entry.name.as_str().into()), ("error", e.to_string().into())],
-                                        ))
-                                    }
-                                    _ => {
-                                        s.error = Some(tf(
-                                            "records.file_error",
-                                            &[("file", entry.name.as_str().into()), ("error", "?".into())],
-                                        ))
-                                    }
-                                }
-                            }
-                            ui.vertical(|ui| {
-                                ui.label(&entry.name);
-                                ui.label(egui::RichText::new(&entry.summary).color(colors::DIM));
-                            });
-                        });
-                    }
-                });
-            }
+            saved_list(ui, s, storage.as_deref(), &mut opens, list_height);
             ui.separator();
             if web::IN_BROWSER {
-                ui.horizontal(|ui| {
-                    if ui.button(t("records.open_file")).clicked() {
-                        s.waiting_for_file = web::pick_file();
-                    }
-                    if s.waiting_for_file {
-                        ui.label(egui::RichText::new(t("records.waiting_file")).color(colors::DIM));
-                    }
-                });
+                browser_file(ui, s);
             } else {
-                ui.label(t("records.path"));
-                ui.horizontal(|ui| {
-                    let field = egui::TextEdit::singleline(&mut s.path).desired_width(width - 90.0);
-                    let response = ui.add(field);
-                    let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if (ui.button(t("records.load")).clicked() || enter) && !s.path.trim().is_empty() {
-                        let path = s.path.trim().to_string();
-                        match std::fs::read_to_string(&path) {
-                            Ok(text) => {
-                                opens.write(OpenRecord(text));
-                            }
-                            Err(e) => {
-                                s.error = Some(tf(
-                                    "records.file_error",
-                                    &[("file", path.to_string().into()), ("error", e.to_string().into())],
-                                ))
-                            }
-                        }
-                    }
-                });
+                desktop_file(ui, s, &mut opens, width);
             }
             ui.add_space(4.0);
-            ui.label(t("records.paste"));
-            egui::ScrollArea::vertical().id_salt("paste").max_height(140.0).show(ui, |ui| {
-                ui.add(
-                    egui::TextEdit::multiline(&mut s.pasted)
-                        .code_editor()
-                        .desired_rows(5)
-                        .desired_width(width - 16.0)
-                        .hint_text("[Variant \"9x5\"]\n1. d3-e3A"),
-                );
-            });
-            if ui.button(t("records.load_pasted")).clicked() && !s.pasted.trim().is_empty() {
-                opens.write(OpenRecord(s.pasted.clone()));
-            }
+            paste_box(ui, s, &mut opens, width);
             if let Some(error) = &s.error {
                 ui.add_space(4.0);
                 ui.label(egui::RichText::new(error).color(egui::Color32::from_rgb(235, 90, 80)));
@@ -528,6 +458,96 @@ fn records_screen(
             }
         });
     Ok(())
+}
+
+/// Why the file `file` could not be read, for the screen.
+fn file_error(file: &str, error: String) -> String {
+    tf("records.file_error", &[("file", file.into()), ("error", error.into())])
+}
+
+/// The saved records, each with its "Open" button.
+fn saved_list(
+    ui: &mut egui::Ui,
+    s: &mut RecordsUi,
+    storage: Option<&Storage>,
+    opens: &mut MessageWriter<OpenRecord>,
+    height: f32,
+) {
+    if s.entries.is_empty() {
+        ui.label(egui::RichText::new(t("records.none")).color(colors::DIM));
+        return;
+    }
+    let mut error = None;
+    egui::ScrollArea::vertical().max_height(height).show(ui, |ui| {
+        for entry in &s.entries {
+            ui.horizontal(|ui| {
+                if ui.button(t("records.open")).clicked() {
+                    match storage.map(|st| st.read_record(&entry.name)) {
+                        Some(Ok(Some(text))) => {
+                            opens.write(OpenRecord(text));
+                        }
+                        Some(Err(e)) => error = Some(file_error(&entry.name, e.to_string())),
+                        _ => error = Some(file_error(&entry.name, "?".into())),
+                    }
+                }
+                ui.vertical(|ui| {
+                    ui.label(&entry.name);
+                    ui.label(egui::RichText::new(&entry.summary).color(colors::DIM));
+                });
+            });
+        }
+    });
+    if error.is_some() {
+        s.error = error;
+    }
+}
+
+/// The browser's file picker.
+fn browser_file(ui: &mut egui::Ui, s: &mut RecordsUi) {
+    ui.horizontal(|ui| {
+        if ui.button(t("records.open_file")).clicked() {
+            s.waiting_for_file = web::pick_file();
+        }
+        if s.waiting_for_file {
+            ui.label(egui::RichText::new(t("records.waiting_file")).color(colors::DIM));
+        }
+    });
+}
+
+/// A path to a record file on the desktop.
+fn desktop_file(ui: &mut egui::Ui, s: &mut RecordsUi, opens: &mut MessageWriter<OpenRecord>, width: f32) {
+    ui.label(t("records.path"));
+    ui.horizontal(|ui| {
+        let field = egui::TextEdit::singleline(&mut s.path).desired_width(width - 90.0);
+        let response = ui.add(field);
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (ui.button(t("records.load")).clicked() || enter) && !s.path.trim().is_empty() {
+            let path = s.path.trim().to_string();
+            match std::fs::read_to_string(&path) {
+                Ok(text) => {
+                    opens.write(OpenRecord(text));
+                }
+                Err(e) => s.error = Some(file_error(&path, e.to_string())),
+            }
+        }
+    });
+}
+
+/// The box a record's text is pasted into.
+fn paste_box(ui: &mut egui::Ui, s: &mut RecordsUi, opens: &mut MessageWriter<OpenRecord>, width: f32) {
+    ui.label(t("records.paste"));
+    egui::ScrollArea::vertical().id_salt("paste").max_height(140.0).show(ui, |ui| {
+        ui.add(
+            egui::TextEdit::multiline(&mut s.pasted)
+                .code_editor()
+                .desired_rows(5)
+                .desired_width(width - 16.0)
+                .hint_text("[Variant \"9x5\"]\n1. d3-e3A"),
+        );
+    });
+    if ui.button(t("records.load_pasted")).clicked() && !s.pasted.trim().is_empty() {
+        opens.write(OpenRecord(s.pasted.clone()));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
