@@ -83,7 +83,7 @@ impl Level {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Limits { depth: Some(cap.depth.map_or(s.depth, |d| d.min(s.depth))), movetime, nodes: cap.nodes }
+        Limits { depth: Some(cap.depth.map_or(s.depth, |d| d.min(s.depth))), movetime, ..cap }
     }
 
     /// Chooses a turn at this level. `seed` makes the choice reproducible; `cap` can shorten the thinking.
@@ -402,7 +402,7 @@ mod tests {
                 break;
             }
             let pos = *game.position();
-            let cap = Limits { depth: Some(3), movetime: Some(Duration::from_millis(50)), nodes: None };
+            let cap = Limits { depth: Some(3), movetime: Some(Duration::from_millis(50)), ..Limits::default() };
             let t = level.choose(&mut s, &pos, &history_hashes(&game), i as u64, cap).expect("has a turn");
             game.play_turn(&t).expect("legal");
         }

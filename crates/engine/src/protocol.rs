@@ -1,7 +1,9 @@
 //! The engine protocol of `fanorona-cli engine`: a UCI-like line protocol on standard input and output.
 //!
 //! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
-//! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]` (answered by `info …` lines and `bestmove <TURN>`), `stop`, `eval`,
+//! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]`, any of them with
+//! `multipv <n>` (answered by `info depth D seldepth S multipv K score …` lines, one per line K of each depth, best
+//! first, and `bestmove <TURN>`), `stop`, `eval`,
 //! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
 //! `level baseline` (the plain reference player of strength tests), `quit`. Full strength plays endgames of up to
 //! five pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does.
@@ -47,13 +49,15 @@ pub fn protocol_score(score: i32) -> String {
     }
 }
 
-/// Formats a search progress report as an `info` line (turns of the PV separated by `,`).
+/// Formats a search progress report as an `info` line (turns of the PV separated by `,`); `multipv K` names the
+/// line, 1 being the best (`go … multipv N` reports N lines per depth).
 pub fn info_line(i: &Info) -> String {
     let pv: Vec<String> = i.pv.iter().map(|t| t.to_string()).collect();
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} pv {}",
         i.depth,
         i.seldepth,
+        i.multipv,
         protocol_score(i.score),
         i.nodes,
         i.nps(),
@@ -187,6 +191,7 @@ impl Session {
                 ("depth", Some(v)) => limits.depth = Some(v.clamp(1, 200) as u32),
                 ("movetime", Some(v)) => limits.movetime = Some(Duration::from_millis(v)),
                 ("nodes", Some(v)) => limits.nodes = Some(v),
+                ("multipv", Some(v)) => limits.multipv = v.clamp(1, 256) as usize,
                 ("wtime", Some(v)) => clock.time[0] = Some(v),
                 ("btime", Some(v)) => clock.time[1] = Some(v),
                 ("winc", Some(v)) => clock.inc[0] = v,
@@ -198,7 +203,7 @@ impl Session {
                 _ => {
                     say(
                         &self.out,
-                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] | go infinite",
+                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] | go infinite, each with [multipv <n>]",
                     );
                     return;
                 }

@@ -29,8 +29,8 @@ const THREAT_WEIGHT: i32 = 80;
 /// Quiescence stops following forced captures after this many turns and evaluates statically.
 const QS_MAX_TURNS: u32 = 6;
 
-/// How long to search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How long to search, and how many lines to report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum depth in turns.
     pub depth: Option<u32>,
@@ -38,9 +38,23 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Maximum nodes (steps searched).
     pub nodes: Option<u64>,
+    /// How many best root turns to search and report as [`SearchResult::lines`] (default 1; 0 counts as 1).
+    /// Line `k` is searched with the root turns of lines `1..k` excluded, as UCI engines do.
+    pub multipv: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { depth: None, movetime: None, nodes: None, multipv: 1 }
+    }
 }
 
 impl Limits {
+    /// These limits, reporting the `n` best root turns.
+    pub fn with_multipv(self, n: usize) -> Limits {
+        Limits { multipv: n, ..self }
+    }
+
     /// Search to a fixed depth.
     pub fn depth(d: u32) -> Limits {
         Limits { depth: Some(d), ..Limits::default() }
@@ -72,6 +86,8 @@ pub struct Info {
     pub elapsed: Duration,
     /// Principal variation, as whole turns.
     pub pv: Vec<Turn>,
+    /// Which line this is, 1 being the best (see [`Limits::multipv`]); `score` and `pv` are that line's.
+    pub multipv: usize,
 }
 
 impl Info {
@@ -96,6 +112,22 @@ pub struct SearchResult {
     pub pv: Vec<Turn>,
     /// Time used.
     pub elapsed: Duration,
+    /// The best root turns with their lines, best first (one line unless [`Limits::multipv`] asks for more; fewer
+    /// when there are fewer legal turns). Filled at every completed iteration; a search stopped while it searched
+    /// lines 2 and beyond keeps the earlier iteration's lines for the turns it did not reach, with their own
+    /// depth. Empty when no iteration completed.
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of a multi-PV search: a root turn, its score and what follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// Score for the side to move at the root.
+    pub score: i32,
+    /// Depth of the iteration that found it, in turns.
+    pub depth: u32,
+    /// The line, starting with its root turn (never empty).
+    pub pv: Vec<Turn>,
 }
 
 /// Formats a score for people: `+1.25` pieces, or `win in 7` / `loss in 4` turns.
@@ -238,6 +270,10 @@ pub struct Searcher {
     pub capture_gain: i32,
     /// Whether quiet steps that refuted a sibling (killers) are tried early.
     pub use_killers: bool,
+    /// Root turns a multi-PV search leaves out (the lines already found at this depth).
+    excluded: Vec<Turn>,
+    /// The steps of the root turn played so far on the current path, while `excluded` is not empty.
+    root_prefix: Vec<Step>,
 }
 
 /// The static evaluations a [`Searcher`] can use.
@@ -290,6 +326,8 @@ impl Searcher {
             use_partial: false,
             mobility_weight: 0,
             exposed_weight: 0,
+            excluded: Vec::new(),
+            root_prefix: Vec::new(),
         }
     }
 
@@ -449,7 +487,12 @@ impl Searcher {
             self.deadline = deadline;
             self.nodes = run.nodes;
             self.node_limit = run.limits.nodes.unwrap_or(u64::MAX);
-            let outcome = self.iterate(&run.pos, &run.history, run.depth, run.prev);
+            // Line 1 is the plain search; line k leaves out the root turns of the lines found before it.
+            let line = run.found.len();
+            self.excluded = run.found.iter().map(|l| l.pv[0].clone()).collect();
+            let prev = if line == 0 { run.prev } else { run.result.lines.get(line).map(|l| l.score) };
+            let outcome = self.iterate(&run.pos, &run.history, run.depth, prev);
+            self.excluded.clear();
             run.nodes = self.nodes;
             run.result.nodes = self.nodes;
             run.result.elapsed = run.start.elapsed();
@@ -461,9 +504,18 @@ impl Searcher {
                     && self.nodes < self.node_limit
                     && run.deadline.is_none_or(|d| Instant::now() < d);
                 run.done = !paused;
+                if run.done && line > 0 {
+                    // The lines found at this depth, then the last iteration's for the turns not reached.
+                    let mut lines = std::mem::take(&mut run.found);
+                    let old = std::mem::take(&mut run.result.lines);
+                    let fresh: Vec<Turn> = lines.iter().map(|l| l.pv[0].clone()).collect();
+                    lines.extend(old.into_iter().filter(|o| !fresh.contains(&o.pv[0])));
+                    lines.truncate(run.lines_wanted);
+                    run.result.lines = lines;
+                }
                 // The unfinished iteration searched its first root turns completely: a turn it found better than
                 // the last iteration's choice (the table's turn, searched first) is the better answer.
-                if run.done && self.use_partial && run.depth > 1 {
+                if run.done && self.use_partial && run.depth > 1 && line == 0 {
                     let pv = steps_to_turns(&run.pos, &self.pv[0]);
                     if let Some(first) = pv.first().filter(|t| run.pos.legal_turns().contains(t)) {
                         run.result.best = Some(first.clone());
@@ -472,25 +524,55 @@ impl Searcher {
                 }
                 return;
             };
-            run.prev = Some(score);
             let pv = steps_to_turns(&run.pos, &self.pv[0]);
-            run.result = SearchResult {
-                best: pv.first().cloned().or(run.result.best.take()),
-                score,
-                depth: run.depth,
-                nodes: self.nodes,
-                pv,
-                elapsed: run.start.elapsed(),
-            };
-            info(&Info {
-                depth: run.depth,
-                seldepth: self.seldepth,
-                score,
-                nodes: self.nodes,
-                elapsed: run.start.elapsed(),
-                pv: run.result.pv.clone(),
-            });
-            let forced = score.abs() > WIN_BOUND && run.depth as i32 > WIN - score.abs() + 1;
+            if line == 0 {
+                run.prev = Some(score);
+                run.result = SearchResult {
+                    best: pv.first().cloned().or(run.result.best.take()),
+                    score,
+                    depth: run.depth,
+                    nodes: self.nodes,
+                    pv: pv.clone(),
+                    elapsed: run.start.elapsed(),
+                    lines: std::mem::take(&mut run.result.lines),
+                };
+            }
+            match pv.first() {
+                Some(first) if !run.found.iter().any(|l| l.pv[0] == *first) => {
+                    run.found.push(PvLine { score, depth: run.depth, pv });
+                }
+                // No line (a search stopped before its first step): report the lines found so far.
+                _ => run.lines_wanted = run.found.len().max(1),
+            }
+            if run.found.len() < run.lines_wanted {
+                continue;
+            }
+            let mut lines = std::mem::take(&mut run.found);
+            // Search instability can rank a later line above an earlier one: report them best first, and answer
+            // with the best.
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            if let Some(top) = lines.first().filter(|_| run.lines_wanted > 1) {
+                run.result.best = Some(top.pv[0].clone());
+                run.result.score = top.score;
+                run.result.pv = top.pv.clone();
+            }
+            for (k, l) in lines.iter().enumerate() {
+                info(&Info {
+                    depth: run.depth,
+                    seldepth: self.seldepth,
+                    score: l.score,
+                    nodes: self.nodes,
+                    elapsed: run.start.elapsed(),
+                    pv: l.pv.clone(),
+                    multipv: k + 1,
+                });
+            }
+            let forced = lines
+                .iter()
+                .map(|l| l.score)
+                .chain((lines.is_empty()).then_some(run.result.score))
+                .all(|score| score.abs() > WIN_BOUND && run.depth as i32 > WIN - score.abs() + 1);
+            run.result.lines = lines;
             // Another iteration usually costs several times the last one. Without partial results, do not start
             // what cannot finish; with them, the time is a budget to spend: a partial iteration still answers.
             let out_of_time = run.deadline.is_some_and(|d| {
@@ -536,6 +618,7 @@ impl Searcher {
         self.root_side = pos.side_to_move();
         self.path.clear();
         self.path.extend_from_slice(history);
+        self.root_prefix.clear();
         let quiet = history.len() as u32;
         self.seldepth = 0;
         let mut delta = 40;
@@ -655,10 +738,13 @@ impl Searcher {
             return self.static_eval(pos);
         }
         let key = pos.hash();
+        // Within the root turn of a multi-PV line, scores depend on the excluded turns: the table may order
+        // steps here but neither answer nor learn.
+        let excluding = tply == 0 && !self.excluded.is_empty();
         let mut tt_step = None;
         if let Some(e) = self.tt.probe(key) {
             tt_step = unpack(e.step);
-            if sply > 0 && e.depth as i32 >= depth {
+            if sply > 0 && !excluding && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, tply);
                 match e.bound {
                     EXACT => return s,
@@ -681,10 +767,19 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_step = None;
+        let mut searched = 0;
         for i in 0..list.len() {
             let step = pick(list.as_mut_slice(), &mut keys, i);
             let mut child = *pos;
             let effect = child.play(step);
+            if excluding {
+                if self.completes_excluded(step, effect.turn_ended) {
+                    continue;
+                }
+                if !effect.turn_ended {
+                    self.root_prefix.push(step);
+                }
+            }
             self.tt.prefetch(child.hash());
             let cq = if step.kind == StepKind::Paika {
                 quiet + 1
@@ -694,13 +789,13 @@ impl Searcher {
                 quiet
             };
             let score = if !effect.turn_ended {
-                if i == 0 {
+                if searched == 0 {
                     self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq)
                 } else {
                     let s = self.negamax(&child, depth, alpha, alpha + 1, sply + 1, tply, cq);
                     if s > alpha && s < beta { self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq) } else { s }
                 }
-            } else if i == 0 {
+            } else if searched == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
             } else {
                 // Late quiet steps are rarely best: look at them one turn shallower first, and again at full
@@ -717,6 +812,10 @@ impl Searcher {
                     s
                 }
             };
+            searched += 1;
+            if excluding && !effect.turn_ended {
+                self.root_prefix.pop();
+            }
             if self.aborted {
                 if !relay {
                     self.path.pop();
@@ -754,8 +853,25 @@ impl Searcher {
         } else {
             UPPER
         };
-        self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
+        if !excluding {
+            self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
+        }
         best
+    }
+
+    /// Whether `step`, played in the root turn after `root_prefix`, completes one of the excluded root turns.
+    fn completes_excluded(&self, step: Step, turn_ended: bool) -> bool {
+        if !turn_ended {
+            return false;
+        }
+        let prefix = &self.root_prefix[..];
+        let stop = step.kind == StepKind::Stop;
+        self.excluded.iter().any(|t| {
+            let s = &t.steps;
+            s.len() == prefix.len() + usize::from(!stop)
+                && s[..prefix.len()] == *prefix
+                && (stop || s[prefix.len()] == step)
+        })
     }
 
     /// Follows forced captures (capturing is compulsory, so a side that can capture may not "stand pat") until a
@@ -909,6 +1025,10 @@ struct Run {
     nodes: u64,
     result: SearchResult,
     done: bool,
+    /// How many lines each iteration searches: [`Limits::multipv`], at most the number of legal turns.
+    lines_wanted: usize,
+    /// The lines of the current iteration found so far (a slice may end between two lines).
+    found: Vec<PvLine>,
 }
 
 impl Run {
@@ -916,7 +1036,9 @@ impl Run {
         let start = Instant::now();
         searcher.begin(limits, start);
         // The first legal turn, so that a search stopped at once still answers.
-        let best = pos.legal_turns().into_iter().next();
+        let turns = pos.legal_turns();
+        let lines_wanted = limits.multipv.clamp(1, turns.len().max(1));
+        let best = turns.into_iter().next();
         let done = best.is_none();
         Run {
             pos: *pos,
@@ -935,8 +1057,11 @@ impl Run {
                 depth: 0,
                 nodes: 0,
                 elapsed: Duration::ZERO,
+                lines: Vec::new(),
             },
             done,
+            lines_wanted,
+            found: Vec::new(),
         }
     }
 }
@@ -1355,6 +1480,129 @@ mod tests {
             cut += usize::from(r.nodes >= nodes);
         }
         assert!(cut >= 20, "only {cut} searches were cut by their budget");
+    }
+
+    /// A position from `plies` random turns of a game from the start, or None if the game ended.
+    fn random_game_position(rng: &mut impl rand::Rng, plies: usize) -> Option<Position> {
+        let mut p = Position::start(&Rules::default());
+        for _ in 0..plies {
+            let turns = p.legal_turns();
+            if turns.is_empty() {
+                return None;
+            }
+            p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+        }
+        (!p.legal_turns().is_empty()).then_some(p)
+    }
+
+    #[test]
+    fn multipv_lines_are_the_best_turns_in_order() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        let mut checked = 0;
+        while checked < 20 {
+            let plies = rng.random_range(8..40);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
+            if p.count(Side::White) + p.count(Side::Black) > 20 {
+                continue;
+            }
+            // Without the table and draw rules the search is exact: line k must score as the k-th best turn.
+            let mut s = Searcher::new(1);
+            s.set_table_enabled(false);
+            s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+            for depth in 1..=3 {
+                let r = s.search(&p, &[], Limits::depth(depth).with_multipv(3), |_| {});
+                // `score_turns` counts distances from the position after the turn (one turn less), except for a
+                // turn that wins at once.
+                let from_root = |v: i32| v - v.signum() * i32::from(v < -WIN_BOUND || (v > WIN_BOUND && v < WIN - 1));
+                let mut exact: Vec<i32> =
+                    s.score_turns(&p, &[], depth).into_iter().map(|(_, v)| from_root(v)).collect();
+                exact.truncate(3);
+                let got: Vec<i32> = r.lines.iter().map(|l| l.score).collect();
+                assert_eq!(got, exact, "{p} depth {depth}");
+                let firsts: Vec<&Turn> = r.lines.iter().map(|l| &l.pv[0]).collect();
+                for (i, t) in firsts.iter().enumerate() {
+                    assert!(p.legal_turns().contains(t), "{t} at {p}");
+                    assert!(!firsts[..i].contains(t), "{t} twice at {p}");
+                }
+                assert!(r.lines.iter().all(|l| l.depth == depth));
+                assert_eq!((r.best.as_ref(), r.score), (Some(firsts[0]), r.lines[0].score));
+                let mut plain = Searcher::new(1);
+                plain.set_table_enabled(false);
+                plain.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+                assert_eq!(plain.search(&p, &[], Limits::depth(depth), |_| {}).score, r.lines[0].score, "{p}");
+            }
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn multipv_with_the_table_reports_every_line() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        let mut checked = 0;
+        while checked < 15 {
+            let plies = rng.random_range(10..40);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
+            if p.count(Side::White) + p.count(Side::Black) > 20 {
+                continue;
+            }
+            let want = p.legal_turns().len().min(3);
+            let mut infos = Vec::new();
+            let r = Searcher::new(4).search(&p, &[], Limits::depth(4).with_multipv(3), |i| infos.push(i.clone()));
+            assert_eq!(r.lines.len(), want, "{p}");
+            assert!(r.lines.windows(2).all(|w| w[0].score >= w[1].score), "{:?}", r.lines);
+            assert_eq!((r.best.as_ref(), r.score), (Some(&r.lines[0].pv[0]), r.lines[0].score));
+            // One report per line and completed depth (a forced result ends the search early), numbered in order.
+            assert_eq!(infos.len(), r.depth as usize * want, "{p}");
+            for (i, info) in infos.iter().enumerate() {
+                assert_eq!((info.depth as usize, info.multipv), (i / want + 1, i % want + 1));
+            }
+            let last = &infos[infos.len() - want..];
+            assert!(last.iter().zip(&r.lines).all(|(i, l)| i.score == l.score && i.pv == l.pv));
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn sliced_multipv_matches_a_plain_search() {
+        // Without the table, slices cannot change what the search sees: the lines must be the plain search's.
+        let p = Position::from_fen("2B1B1B2/1B3B1B1/B1W3W1B/1W1W1W3/2W1W1W2 w").unwrap();
+        let limits = Limits::depth(3).with_multipv(4);
+        let fresh = || {
+            let mut s = Searcher::new(1);
+            s.set_table_enabled(false);
+            s
+        };
+        let plain = fresh().search(&p, &[], limits, |_| {});
+        let mut sliced = SlicedSearch::new(fresh(), &p, &[], limits);
+        let mut reports = 0;
+        let mut n = 0;
+        while sliced.run_for(Duration::from_micros(300), |_| reports += 1).is_none() {
+            n += 1;
+            assert!(n < 1_000_000);
+        }
+        assert!(n > 3, "the search was sliced");
+        assert_eq!(reports, 12);
+        assert_eq!(sliced.current().lines, plain.lines);
+        // The start has five turns: a search asking for more lines reports them all.
+        let start = Position::start(&Rules::default());
+        let all = Searcher::new(1).search(&start, &[], Limits::depth(1).with_multipv(9), |_| {});
+        assert_eq!(all.lines.len(), 5);
+    }
+
+    #[test]
+    fn multipv_of_a_relay_in_progress_includes_stopping() {
+        // After a1-b2A (taking c3) White may stop or go on with b2-c2A, which takes Black's last piece.
+        let mut p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        p.play("a1-b2A".parse().unwrap());
+        assert!(p.in_relay());
+        let r = Searcher::new(1).search(&p, &[], Limits::depth(2).with_multipv(5), |_| {});
+        let firsts: Vec<String> = r.lines.iter().map(|l| l.pv[0].to_string()).collect();
+        assert_eq!(firsts.len(), p.legal_turns().len());
+        assert_eq!(firsts[0], "b2-c2A");
+        assert!(firsts.contains(&String::new()), "stopping is a line: {firsts:?}");
+        assert!(r.lines[0].score > WIN_BOUND && r.lines.last().unwrap().score < r.lines[0].score);
     }
 
     #[test]

@@ -136,7 +136,7 @@ impl Book {
             if game.is_over() || game.turns().len() < 4 || !seen.insert(game.position().hash()) {
                 continue;
             }
-            let limits = Limits { depth: Some(depth + 1), nodes: Some(4_000_000), movetime: None };
+            let limits = Limits { depth: Some(depth + 1), nodes: Some(4_000_000), ..Limits::default() };
             let r = searcher.search(game.position(), &history_hashes(&game), limits, |_| {});
             if r.depth == depth + 1 && r.score.abs() <= margin {
                 openings.push(game.turns().to_vec());
@@ -410,7 +410,7 @@ pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Ver
 
 /// A per-turn limit of `ms` milliseconds, or of `nodes` nodes.
 pub fn turn_limits(ms: Option<u64>, nodes: Option<u64>) -> Limits {
-    Limits { movetime: ms.map(Duration::from_millis), nodes, depth: None }
+    Limits { movetime: ms.map(Duration::from_millis), nodes, ..Limits::default() }
 }
 
 #[cfg(test)]

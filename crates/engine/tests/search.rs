@@ -178,6 +178,42 @@ fn protocol_full_strength_knows_the_tablebase() {
 }
 
 #[test]
+fn protocol_reports_several_lines() {
+    let cap = Capture::default();
+    let out: Output = Arc::new(Mutex::new(cap.clone()));
+    let mut session = Session::new(out);
+    for line in ["level baseline", "go depth 3 multipv 3", "isready", "go depth 2 multipv x"] {
+        assert!(session.handle(line));
+    }
+    assert!(!session.handle("quit"));
+    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info depth ")).collect();
+    assert_eq!(infos.len(), 9, "{text}");
+    let start = Position::start(&Rules::default());
+    for d in 1..=3 {
+        let lines = &infos[(d - 1) * 3..d * 3];
+        let mut firsts = Vec::new();
+        let mut scores = Vec::new();
+        for (k, l) in lines.iter().enumerate() {
+            assert!(l.starts_with(&format!("info depth {d} seldepth ")), "{l}");
+            assert!(l.contains(&format!(" multipv {} score cp ", k + 1)), "{l}");
+            let pv = l.split(" pv ").nth(1).unwrap();
+            let first: fanorona_engine::Turn = pv.split(", ").next().unwrap().parse().unwrap();
+            assert!(start.legal_turns().contains(&first), "{l}");
+            assert!(!firsts.contains(&first), "{text}");
+            firsts.push(first);
+            scores.push(l.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse::<i32>().unwrap());
+        }
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{text}");
+        if d == 3 {
+            let best = text.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
+            assert_eq!(best, firsts[0].to_string(), "multipv 1 is the answer");
+        }
+    }
+    assert_eq!(text.lines().filter(|l| l.starts_with("error usage: go")).count(), 1, "{text}");
+}
+
+#[test]
 fn protocol_session_answers_commands() {
     let cap = Capture::default();
     let out: Output = Arc::new(Mutex::new(cap.clone()));

@@ -744,7 +744,7 @@ fn depth_report(engine: &str, max_depth: u32, max_nodes: u64) -> Result<(), Stri
         let mut s = Searcher::new(64);
         s.configure(engine)?;
         let mut reached = Vec::new();
-        let limits = Limits { depth: Some(max_depth), nodes: Some(max_nodes), movetime: None };
+        let limits = Limits { depth: Some(max_depth), nodes: Some(max_nodes), ..Limits::default() };
         s.search(&p, &[], limits, |i| reached.push((i.depth, i.nodes, i.elapsed.as_secs_f64())));
         let mut cells = Vec::new();
         for d in 6..=max_depth {
