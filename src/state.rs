@@ -28,6 +28,8 @@ pub enum Screen {
     Stats,
     /// A lesson of the guided first game: the player makes the move the lesson asks for.
     Lesson,
+    /// The analysis board: any position set up and explored with the engine; not a game.
+    Analysis,
 }
 
 /// Whether the player's own game is on screen (playing or just over): the computed state that board highlights
@@ -44,7 +46,7 @@ impl ComputedStates for InGame {
 }
 
 /// Whether the board takes the player's moves: in a game, and in the screens where the player moves pieces
-/// without playing a counted game (lessons). Input, selection highlights and the game's sounds are scoped to it.
+/// without playing a counted game (lessons, the analysis board). Input, selection highlights and the game's sounds are scoped to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BoardPlay;
 
@@ -52,7 +54,7 @@ impl ComputedStates for BoardPlay {
     type SourceStates = Screen;
 
     fn compute(screen: Screen) -> Option<Self> {
-        matches!(screen, Screen::Playing | Screen::GameOver | Screen::Lesson).then_some(BoardPlay)
+        matches!(screen, Screen::Playing | Screen::GameOver | Screen::Lesson | Screen::Analysis).then_some(BoardPlay)
     }
 }
 

@@ -291,3 +291,51 @@ lessons-wrong-capture = That turn captured nothing.
 lessons-wrong-more = Another choice takes more pieces.
 lessons-wrong-most = Good relay, but another path takes more pieces.
 lessons-wrong-stop = The relay went on: this time, stop after the first capture with End turn.
+
+## The analysis board.
+analysis-button = Analysis board
+analysis-title = Analysis board
+analysis-not_a_game = Not a game: nothing here counts in the statistics or is saved as a game.
+analysis-explore = Explore
+analysis-edit = Set up
+analysis-edit_help = Click a point to put the chosen piece there; click it again to take it away.
+analysis-brush_white = White
+analysis-brush_black = Black
+analysis-brush_erase = Erase
+analysis-to_move = To move:
+analysis-clear = Empty board
+analysis-too_many = A side cannot have more pieces than it starts with.
+analysis-lines = Lines:
+analysis-thinking = The engine is thinking…
+analysis-line = { $k }. { $score } (depth { $depth })  { $pv }
+analysis-root = Start
+analysis-tried = Turns tried from here:
+analysis-fen = Position (FEN)
+analysis-load_fen = Load
+analysis-copy_fen = Copy
+
+## Game review.
+review-button = Review
+review-title = Game review
+review-progress = Analysing turn { $done } of { $total }
+review-waiting = This turn is not analysed yet.
+review-end = The end of the game.
+review-turn = { $n }. { $turn }: { $class }
+review-better = Better: { $turn } (this turn lost { $loss } pieces)
+review-summary = { $side }: accuracy { $accuracy } %, { $inaccuracies } inaccuracies, { $mistakes } mistakes, { $blunders } blunders
+review-play_on = Play on from here against the CPU
+review-class_forced = forced
+review-class_best = best
+review-class_good = good
+review-class_inaccuracy = inaccuracy
+review-class_mistake = mistake
+review-class_blunder = blunder
+review-note_missed_relay = The better turn captured { $pieces } more { $pieces ->
+    [one] piece
+   *[other] pieces
+}.
+review-note_allowed_capture = This turn let the opponent capture { $pieces } { $pieces ->
+    [one] piece
+   *[other] pieces
+}.
+review-note_missed_win = This turn let a won game slip.

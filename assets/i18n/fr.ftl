@@ -291,3 +291,51 @@ lessons-wrong-capture = Ce tour n'a rien pris.
 lessons-wrong-more = Un autre choix prend plus de pions.
 lessons-wrong-most = Belle chaîne, mais un autre chemin prend plus de pions.
 lessons-wrong-stop = La chaîne a continué : cette fois, arrêtez après la première prise avec Fin du tour.
+
+## L'échiquier d'analyse.
+analysis-button = Plateau d'analyse
+analysis-title = Plateau d'analyse
+analysis-not_a_game = Ce n'est pas une partie : rien ici ne compte dans les statistiques ni n'est enregistré comme partie.
+analysis-explore = Explorer
+analysis-edit = Installer
+analysis-edit_help = Cliquez sur un point pour y poser le pion choisi ; cliquez encore pour l'enlever.
+analysis-brush_white = Blanc
+analysis-brush_black = Noir
+analysis-brush_erase = Effacer
+analysis-to_move = Au trait :
+analysis-clear = Plateau vide
+analysis-too_many = Un camp ne peut pas avoir plus de pions qu'au départ.
+analysis-lines = Lignes :
+analysis-thinking = Le moteur réfléchit…
+analysis-line = { $k }. { $score } (profondeur { $depth })  { $pv }
+analysis-root = Début
+analysis-tried = Tours essayés d'ici :
+analysis-fen = Position (FEN)
+analysis-load_fen = Charger
+analysis-copy_fen = Copier
+
+## Analyse de partie.
+review-button = Analyser
+review-title = Analyse de la partie
+review-progress = Analyse du tour { $done } sur { $total }
+review-waiting = Ce tour n'est pas encore analysé.
+review-end = La fin de la partie.
+review-turn = { $n }. { $turn } : { $class }
+review-better = Mieux : { $turn } (ce tour a perdu { $loss } pions)
+review-summary = { $side } : précision { $accuracy } %, { $inaccuracies } imprécisions, { $mistakes } erreurs, { $blunders } gaffes
+review-play_on = Continuer d'ici contre l'ordinateur
+review-class_forced = forcé
+review-class_best = meilleur
+review-class_good = bon
+review-class_inaccuracy = imprécision
+review-class_mistake = erreur
+review-class_blunder = gaffe
+review-note_missed_relay = Le meilleur tour prenait { $pieces } { $pieces ->
+    [one] pion
+   *[other] pions
+} de plus.
+review-note_allowed_capture = Ce tour a laissé l'adversaire prendre { $pieces } { $pieces ->
+    [one] pion
+   *[other] pions
+}.
+review-note_missed_win = Ce tour a laissé échapper une partie gagnée.

@@ -282,3 +282,45 @@ lessons-wrong-capture = Tsy nihinana na inona na inona io fihetsika io.
 lessons-wrong-more = Misy safidy hafa mihinana vato betsaka kokoa.
 lessons-wrong-most = Tsara ny fihinanana, fa misy lalana hafa mihinana vato betsaka kokoa.
 lessons-wrong-stop = Nitohy ny fihinanana: amin'ity indray mitoraka ity, mijanòna aorian'ny fihinanana voalohany amin'ny « Tapitra ny anjara ».
+
+## Ny takelaka fandalinana.
+analysis-button = Takelaka fandalinana
+analysis-title = Takelaka fandalinana
+analysis-not_a_game = Tsy lalao ity: tsy isaina amin'ny antontan'isa na tehirizina ho lalao ny zavatra atao eto.
+analysis-explore = Hikaroka
+analysis-edit = Handamina
+analysis-edit_help = Tsindrio teboka iray hametrahana ny vato voafidy; tsindrio indray hanesorana azy.
+analysis-brush_white = Fotsy
+analysis-brush_black = Mainty
+analysis-brush_erase = Fafao
+analysis-to_move = Anjaran'i:
+analysis-clear = Takelaka foana
+analysis-too_many = Tsy afaka manana vato mihoatra noho ny tany am-piandohana ny andaniny iray.
+analysis-lines = Andalana:
+analysis-thinking = Mieritreritra ny milina…
+analysis-line = { $k }. { $score } (halalina { $depth })  { $pv }
+analysis-root = Fiandohana
+analysis-tried = Fihetsika nandramana avy eto:
+analysis-fen = Toerana (FEN)
+analysis-load_fen = Ampidiro
+analysis-copy_fen = Adikao
+
+## Fandalinana ny lalao.
+review-button = Dinihina
+review-title = Fandalinana ny lalao
+review-progress = Mandinika ny fihetsika { $done } amin'ny { $total }
+review-waiting = Mbola tsy voadinika ity fihetsika ity.
+review-end = Ny faran'ny lalao.
+review-turn = { $n }. { $turn }: { $class }
+review-better = Tsara kokoa: { $turn } (namoy vato { $loss } ity fihetsika ity)
+review-summary = { $side }: marina { $accuracy } %, diso kely { $inaccuracies }, diso { $mistakes }, diso be { $blunders }
+review-play_on = Tohizo avy eto miaraka amin'ny solosaina
+review-class_forced = tsy maintsy
+review-class_best = tsara indrindra
+review-class_good = tsara
+review-class_inaccuracy = diso kely
+review-class_mistake = diso
+review-class_blunder = diso be
+review-note_missed_relay = Nahazo vato { $pieces } fanampiny ny fihetsika tsara kokoa.
+review-note_allowed_capture = Namela ny mpifanandrina haka vato { $pieces } ity fihetsika ity.
+review-note_missed_win = Namela fandresena efa azo antoka handositra ity fihetsika ity.

@@ -37,6 +37,11 @@ pub struct Selection {
     pub note: Option<String>,
 }
 
+/// Whether clicks on the board edit the position (the analysis board's editor) rather than play: the clicks still
+/// arrive as [`PointClicked`], but nothing selects or moves pieces.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardEditing(pub bool);
+
 /// The keyboard cursor: the point that Enter and Space act on. `None` until the player first uses the keyboard on
 /// the board (and again after the mouse moves), so that mouse players never see it.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,14 +51,18 @@ pub struct KeyCursor(pub Option<u8>);
 pub fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<KeyCursor>()
+        .init_resource::<BoardEditing>()
         .add_message::<PointClicked>()
         .add_systems(
             Update,
             // The keys run before the clicks, so that Enter's click on the cursor is handled in the same frame.
-            (read_pointer, handle_keys.run_if(keyboard_is_ours), follow_relay, handle_clicks)
+            (
+                read_pointer,
+                (handle_keys.run_if(keyboard_is_ours), follow_relay, handle_clicks).chain().run_if(playing_on_board),
+            )
                 .chain()
                 .in_set(GameSet::Request)
-                .run_if(in_state(Screen::Playing).or_else(in_state(Screen::Lesson))),
+                .run_if(board_takes_input),
         )
         .add_systems(Update, draw_highlights.in_set(GameSet::Present))
         .add_systems(
@@ -64,6 +73,16 @@ pub fn plugin(app: &mut App) {
             *sel = Selection::default();
             *cursor = KeyCursor::default();
         });
+}
+
+/// Whether the screen takes clicks and keys on the board: a game, a lesson, the analysis board.
+fn board_takes_input(screen: Res<State<Screen>>) -> bool {
+    matches!(screen.get(), Screen::Playing | Screen::Lesson | Screen::Analysis)
+}
+
+/// Whether clicks play turns (not while the analysis board's editor has them).
+fn playing_on_board(editing: Res<BoardEditing>) -> bool {
+    !editing.0
 }
 
 /// Whether the game may read the keyboard: not while egui listens to it (a focused text field or widget, where

@@ -1,7 +1,9 @@
 //! What the player sees around the board, one module a screen or window (egui): title and new-game setup, the
-//! in-game HUD, pause, game over, settings, rules and help, statistics, game records and
-//! lessons.
+//! in-game HUD, pause, game over, settings, rules and help, statistics, game records,
+//! lessons, the analysis board and
+//! game review.
 
+pub mod analysis;
 pub mod game_over;
 pub mod help;
 pub mod hud;

@@ -6,6 +6,7 @@ use crate::platform::redraw::{FrameDemand, WindowShown};
 use crate::play::cpu::CpuEnabled;
 use crate::play::rules::{AnimationsPending, GameState, MatchSetup, NewGame, Player};
 use crate::play::setup::{Mode, SetupForm};
+use crate::screens::analysis::AnalysisAction;
 use crate::screens::hud::variant_name;
 use crate::screens::lessons::LessonNav;
 use crate::screens::widgets::{big_button, centered};
@@ -116,6 +117,7 @@ fn title(
     mut resume_game: MessageWriter<crate::save::persist::ResumeGame>,
     stats: Res<crate::save::persist::PlayerStats>,
     mut lessons: MessageWriter<LessonNav>,
+    mut analysis: MessageWriter<AnalysisAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The first start offers the lessons once, beside the menu; a player with games behind them is not asked.
@@ -151,6 +153,9 @@ fn title(
             }
             if big_button(ui, "lessons.button") {
                 lessons.write(LessonNav::Open(0));
+            }
+            if big_button(ui, "analysis.button") {
+                analysis.write(AnalysisAction::Open(None));
             }
             if big_button(ui, "stats.button") {
                 next.set(Screen::Stats);
@@ -191,52 +196,8 @@ fn setup_screen(
         ui.label(egui::RichText::new(t("menu.new_game")).size(26.0).color(colors::GOLD));
         ui.add_space(6.0);
         egui::Grid::new("setup_grid").num_columns(2).spacing([16.0, 10.0]).show(ui, |ui| {
-            ui.label(t("setup.players"));
-            ui.vertical(|ui| {
-                ui.radio_value(&mut form.mode, Mode::VsCpu, t("setup.vs_cpu"));
-                ui.radio_value(&mut form.mode, Mode::HotSeat, t("setup.hot_seat"));
-                ui.radio_value(&mut form.mode, Mode::CpuVsCpu, t("setup.cpu_vs_cpu"));
-            });
-            ui.end_row();
-            if form.mode == Mode::VsCpu {
-                ui.label(t("setup.you_play"));
-                ui.horizontal(|ui| {
-                    ui.radio_value(&mut form.colour, Side::White, side_name(Side::White));
-                    ui.radio_value(&mut form.colour, Side::Black, side_name(Side::Black));
-                });
-                ui.end_row();
-            }
-            if form.mode != Mode::HotSeat {
-                ui.label(t("setup.cpu_level"));
-                ui.horizontal(|ui| {
-                    ui.add(egui::Slider::new(&mut form.level, 1..=5).show_value(false));
-                    ui.label(level_name(Level::from_number(form.level).unwrap_or_default()));
-                });
-                ui.end_row();
-            }
-            ui.label(t("setup.board"));
-            ui.vertical(|ui| {
-                ui.radio_value(&mut form.rules.variant, Variant::Tsivy, variant_name(Variant::Tsivy));
-                ui.radio_value(&mut form.rules.variant, Variant::Dimy, variant_name(Variant::Dimy));
-            });
-            ui.end_row();
-            ui.label(t("setup.relays"));
-            ui.vertical(|ui| {
-                ui.radio_value(&mut form.rules.relay, RelayRule::Default, t("setup.relay_default"));
-                ui.radio_value(&mut form.rules.relay, RelayRule::Lines, t("setup.relay_lines"));
-            });
-            ui.end_row();
-            ui.label(t("setup.options"));
-            ui.vertical(|ui| {
-                ui.checkbox(&mut form.rules.first_turn_no_relay, t("setup.first_turn_no_relay"));
-                ui.checkbox(&mut form.rules.single_first_capture, t("setup.single_first_capture"));
-                let mut black_first = form.rules.first_player == Side::Black;
-                if ui.checkbox(&mut black_first, t("setup.black_starts")).changed() {
-                    form.rules.first_player = if black_first { Side::Black } else { Side::White };
-                }
-                ui.checkbox(&mut form.vela_match, t("vela.match"));
-            });
-            ui.end_row();
+            players_rows(ui, &mut form);
+            rules_rows(ui, &mut form);
         });
         ui.add_space(10.0);
         ui.horizontal(|ui| {
@@ -254,6 +215,60 @@ fn setup_screen(
         });
     });
     Ok(())
+}
+
+/// The setup's rows about who plays: mode, the person's colour, the CPU's level.
+fn players_rows(ui: &mut egui::Ui, form: &mut SetupForm) {
+    ui.label(t("setup.players"));
+    ui.vertical(|ui| {
+        ui.radio_value(&mut form.mode, Mode::VsCpu, t("setup.vs_cpu"));
+        ui.radio_value(&mut form.mode, Mode::HotSeat, t("setup.hot_seat"));
+        ui.radio_value(&mut form.mode, Mode::CpuVsCpu, t("setup.cpu_vs_cpu"));
+    });
+    ui.end_row();
+    if form.mode == Mode::VsCpu {
+        ui.label(t("setup.you_play"));
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut form.colour, Side::White, side_name(Side::White));
+            ui.radio_value(&mut form.colour, Side::Black, side_name(Side::Black));
+        });
+        ui.end_row();
+    }
+    if form.mode != Mode::HotSeat {
+        ui.label(t("setup.cpu_level"));
+        ui.horizontal(|ui| {
+            ui.add(egui::Slider::new(&mut form.level, 1..=5).show_value(false));
+            ui.label(level_name(Level::from_number(form.level).unwrap_or_default()));
+        });
+        ui.end_row();
+    }
+}
+
+/// The setup's rows about the rules: board, relay rule and options.
+fn rules_rows(ui: &mut egui::Ui, form: &mut SetupForm) {
+    ui.label(t("setup.board"));
+    ui.vertical(|ui| {
+        ui.radio_value(&mut form.rules.variant, Variant::Tsivy, variant_name(Variant::Tsivy));
+        ui.radio_value(&mut form.rules.variant, Variant::Dimy, variant_name(Variant::Dimy));
+    });
+    ui.end_row();
+    ui.label(t("setup.relays"));
+    ui.vertical(|ui| {
+        ui.radio_value(&mut form.rules.relay, RelayRule::Default, t("setup.relay_default"));
+        ui.radio_value(&mut form.rules.relay, RelayRule::Lines, t("setup.relay_lines"));
+    });
+    ui.end_row();
+    ui.label(t("setup.options"));
+    ui.vertical(|ui| {
+        ui.checkbox(&mut form.rules.first_turn_no_relay, t("setup.first_turn_no_relay"));
+        ui.checkbox(&mut form.rules.single_first_capture, t("setup.single_first_capture"));
+        let mut black_first = form.rules.first_player == Side::Black;
+        if ui.checkbox(&mut black_first, t("setup.black_starts")).changed() {
+            form.rules.first_player = if black_first { Side::Black } else { Side::White };
+        }
+        ui.checkbox(&mut form.vela_match, t("vela.match"));
+    });
+    ui.end_row();
 }
 
 fn rules_screen(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>) -> Result {
