@@ -342,8 +342,13 @@ impl Hub {
         me.send(&ServerMsg::Seated { game: id, colour: colour(mine), token: my_token });
         me.send(&room.state(role(mine)));
         drop(room);
-        // If the waiting connection went away just now, it can still come back with its token.
-        let _ = waiting.matched.send((r.clone(), theirs));
+        if waiting.matched.send((r.clone(), theirs)).is_err() {
+            // The waiting connection went away just now, most likely before its token reached it: free its place
+            // so that the room can leave memory, and tell the opponent, who can resign the game or leave.
+            let mut room = r.lock().await;
+            room.remove(waiting.conn.id);
+            room.broadcast(&ServerMsg::Presence { colour: colour(theirs), connected: false });
+        }
         Ok(Placed::Game(r, role(mine)))
     }
 

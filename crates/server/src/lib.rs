@@ -16,7 +16,8 @@ pub mod tokens;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, State};
-use axum::http::StatusCode;
+use axum::http::header::{CACHE_CONTROL, VARY};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use fanorona_net::{ErrorCode, MAX_CLIENT_MESSAGE_BYTES};
@@ -26,6 +27,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeader;
 
 /// The server's limits.
 #[derive(Clone, Debug)]
@@ -71,6 +73,10 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         Some(dir) => {
             let index = ServeFile::new(dir.join("index.html")).precompressed_br().precompressed_gzip();
             let files = ServeDir::new(&dir).precompressed_br().precompressed_gzip().fallback(index);
+            // The file names carry no hash, so browsers revalidate (Last-Modified; the service worker serves the
+            // game offline anyway), and caches keep the compressed copies apart.
+            let files = SetResponseHeader::if_not_present(files, VARY, HeaderValue::from_static("accept-encoding"));
+            let files = SetResponseHeader::if_not_present(files, CACHE_CONTROL, HeaderValue::from_static("no-cache"));
             api.fallback_service(files)
         }
         None => api,
@@ -83,7 +89,11 @@ async fn upgrade(
     State(hub): State<Arc<Hub>>,
 ) -> Response {
     match hub.admit(addr.ip()) {
+        // Client messages are small: an 8 KiB read buffer instead of 128 KiB keeps an idle game's memory low, and
+        // writing each message at once (no write buffering) keeps the latency low.
         Ok(guard) => ws
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(0)
             .max_message_size(MAX_CLIENT_MESSAGE_BYTES)
             .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
             .on_upgrade(move |socket| conn::run(hub, socket, guard)),

@@ -403,6 +403,7 @@ async fn the_web_build_is_served_precompressed() {
     };
     let br = get("/app.js", "gzip, br").await;
     assert!(br.contains("content-encoding: br") && br.ends_with("brotli bytes"), "{br}");
+    assert!(br.contains("vary: accept-encoding") && br.contains("cache-control: no-cache"), "{br}");
     let gz = get("/app.js", "gzip").await;
     assert!(gz.contains("content-encoding: gzip") && gz.ends_with("gzip bytes"), "{gz}");
     let plain = get("/app.js", "identity").await;
