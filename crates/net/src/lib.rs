@@ -25,6 +25,9 @@
 //!    and [`ServerMsg::Presence`] when the opponent connects or disconnects.
 //! 4. Anything refused is answered [`ServerMsg::Error`] with an [`ErrorCode`], and changes nothing.
 //!
+//! After a lost connection, a client reconnects after [`Backoff`]'s delays and sends [`Session::on_connected`]'s
+//! messages (hello, then `resume` with its seat token): it is back in its seat with a fresh [`ServerMsg::State`].
+//!
 //! Tokens and invite codes are secrets of 128 random bits (32 hexadecimal digits): keep them to reconnect, never
 //! show the seat token to the opponent. The game id is not a secret and grants nothing.
 //!
@@ -578,6 +581,71 @@ impl Backoff {
     }
 }
 
+/// What a client keeps across connections: its place (seat or spectator) and its secrets, so that after any
+/// reconnection it can say hello and go straight back. Feed it every [`ServerMsg`]; on each new connection send
+/// [`Session::on_connected`]'s messages.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    /// The game id, once in a game.
+    pub game: Option<String>,
+    /// The seat's colour, when playing.
+    pub colour: Option<Colour>,
+    /// The seat token, when playing (secret).
+    pub token: Option<String>,
+    /// The invite code to give the friend, while it may be unused (secret).
+    pub invite: Option<String>,
+    /// The spectator token, when known (from [`ServerMsg::Created`], or given to watch).
+    pub spectate: Option<String>,
+    /// Turns played, as last heard.
+    pub ply: u32,
+}
+
+impl Session {
+    /// A session that watches a game with a spectator token.
+    pub fn spectator(token: String) -> Session {
+        Session { spectate: Some(token), ..Session::default() }
+    }
+
+    /// Notes what a server message tells about this client's place.
+    pub fn on_message(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::Created { game, colour, token, invite, spectate } => {
+                self.game = Some(game.clone());
+                self.colour = Some(*colour);
+                self.token = Some(token.clone());
+                self.invite = Some(invite.clone());
+                self.spectate = Some(spectate.clone());
+                self.ply = 0;
+            }
+            ServerMsg::Seated { game, colour, token } => {
+                self.game = Some(game.clone());
+                self.colour = Some(*colour);
+                self.token = Some(token.clone());
+            }
+            ServerMsg::Spectating { game } => self.game = Some(game.clone()),
+            ServerMsg::State(s) => {
+                self.ply = s.ply;
+                if s.white.taken && s.black.taken {
+                    self.invite = None;
+                }
+            }
+            ServerMsg::TurnPlayed { ply, .. } => self.ply = ply + 1,
+            _ => {}
+        }
+    }
+
+    /// The messages to send on a new connection: hello, then back to the seat or to watching, if any.
+    pub fn on_connected(&self) -> Vec<ClientMsg> {
+        let mut out = vec![ClientMsg::Hello { version: PROTOCOL_VERSION }];
+        if let Some(token) = &self.token {
+            out.push(ClientMsg::Resume { token: token.clone() });
+        } else if let Some(token) = &self.spectate {
+            out.push(ClientMsg::Spectate { token: token.clone() });
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,5 +762,20 @@ mod tests {
         assert!(delays[11] >= Backoff::MAX_MS * 3 / 4);
         b.reset();
         assert!(b.next_delay_ms() <= Backoff::FIRST_MS);
+    }
+
+    #[test]
+    fn a_session_goes_back_to_its_seat() {
+        let mut s = Session::default();
+        assert_eq!(s.on_connected(), vec![ClientMsg::Hello { version: PROTOCOL_VERSION }]);
+        let token = "0123456789abcdef0123456789abcdef".to_string();
+        s.on_message(&ServerMsg::Seated { game: "g".into(), colour: Colour::Black, token: token.clone() });
+        s.on_message(&ServerMsg::TurnPlayed { ply: 4, by: Colour::White, turn: "d3-e3A".into(), to_move: None });
+        assert_eq!(s.ply, 5);
+        assert_eq!(s.on_connected()[1], ClientMsg::Resume { token });
+        let w = Session::spectator("ab".into());
+        assert_eq!(w.on_connected()[1], ClientMsg::Spectate { token: "ab".into() });
+        // The game can keep a session in its settings.
+        assert_eq!(serde_json::from_str::<Session>(&serde_json::to_string(&s).unwrap()).unwrap(), s);
     }
 }
