@@ -10,6 +10,7 @@
 //! - [`record`]: the text of a game (tags and turns, PGN-like), to export, import and save games in progress.
 //! - [`search`]: the alpha-beta search that plays and gives hints.
 //! - [`levels`]: CPU levels, draw offers and hints.
+//! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
 //! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
@@ -22,6 +23,7 @@ pub mod notation;
 pub mod position;
 pub mod protocol;
 pub mod record;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod sprt;

@@ -431,6 +431,11 @@ impl Searcher {
         self.stop.clone()
     }
 
+    /// The exact endgame oracle the search uses, if any.
+    pub fn oracle(&self) -> Option<&Arc<dyn Oracle>> {
+        self.oracle.as_ref()
+    }
+
     /// Uses an exact endgame oracle (the tablebase) in the search.
     pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
         self.oracle = oracle;
