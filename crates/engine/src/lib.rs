@@ -13,6 +13,7 @@
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
 //! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
+//! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
 
 pub mod game;
@@ -28,6 +29,7 @@ pub mod rules;
 pub mod search;
 pub mod sprt;
 pub mod tablebase;
+pub mod telo;
 pub mod turns;
 mod zobrist;
 
