@@ -11,6 +11,7 @@
 //! - [`search`]: the alpha-beta search that plays and gives hints.
 //! - [`levels`]: CPU levels, draw offers and hints.
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
+//! - [`puzzles`]: generated puzzles with unique answers (tablebase wins and tactics), checking and ratings.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
 //! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
@@ -23,6 +24,7 @@ pub mod matches;
 pub mod notation;
 pub mod position;
 pub mod protocol;
+pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod rules;
