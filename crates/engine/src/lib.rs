@@ -13,6 +13,7 @@
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
 //! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
+//! - [`tune`]: Texel-style tuning of the evaluation weights on labelled self-play positions.
 
 pub mod game;
 pub mod geometry;
@@ -26,6 +27,7 @@ pub mod rules;
 pub mod search;
 pub mod sprt;
 pub mod tablebase;
+pub mod tune;
 pub mod turns;
 mod zobrist;
 
