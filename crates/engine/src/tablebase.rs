@@ -929,8 +929,8 @@ impl crate::search::Oracle for Tablebase {
 /// Pieces of the table every program can have at once: built in memory in about a second.
 pub const QUICK_PIECES: u32 = 4;
 
-/// The most pieces of a cached table that [`shared`] looks for: 6 pieces take 1.09 GB in memory, built once with
-/// `fanorona-cli tablebase build --pieces 6`.
+/// The most pieces of a cached table that [`shared`] looks for: 6 pieces take 563 MB in memory (one byte for each
+/// of 562,881,619 entries), built once with `fanorona-cli tablebase build --pieces 6`.
 pub const SHARED_MAX_PIECES: u32 = 6;
 
 /// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to
