@@ -16,6 +16,7 @@
 //! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
+//! - [`tune`]: Texel-style tuning of the evaluation weights on labelled self-play positions.
 
 pub mod game;
 pub mod geometry;
@@ -32,6 +33,7 @@ pub mod search;
 pub mod sprt;
 pub mod tablebase;
 pub mod telo;
+pub mod tune;
 pub mod turns;
 mod zobrist;
 

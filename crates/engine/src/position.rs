@@ -574,6 +574,19 @@ impl Position {
         (0..list.len()).map(move |i| flipped.captured_by(list.as_slice()[i]))
     }
 
+    /// The opponent's captures if it were its turn, in one walk: the most of the side to move's pieces one step
+    /// takes ([`Position::threat`]), how many pieces some step takes ([`Position::exposed`]), and how many
+    /// capturing steps it has.
+    pub fn opponent_capture_summary(&self) -> (u32, u32, u32) {
+        let (mut most, mut union, mut steps) = (0, 0u64, 0);
+        for taken in self.opponent_captures() {
+            most = most.max(taken.count_ones());
+            union |= taken;
+            steps += 1;
+        }
+        (most, union.count_ones(), steps)
+    }
+
     /// Paika steps of the side to move minus those the opponent would have if it were its turn.
     pub fn mobility(&self) -> i32 {
         let mut flipped = *self;
@@ -927,6 +940,20 @@ impl Position {
         }
     }
 
+    /// The same pieces with the other side to move, as if the side to move passed (a "null move", which search
+    /// pruning uses to ask whether a position is good even without a turn). None in a relay and where the rule
+    /// state depends on whose turn it is (the first turn, vela, the single-first-capture option), where a pass would not
+    /// be a position of the game.
+    pub fn null_move(&self) -> Option<Position> {
+        if self.in_relay() || self.flags & (FIRST_TURN | OPT_SINGLE_FIRST) != 0 || self.vela_winner != NO_VELA {
+            return None;
+        }
+        let mut p = *self;
+        p.side = p.side.opponent();
+        p.key ^= zobrist::SIDE;
+        Some(p)
+    }
+
     /// Ends the relay in progress, if any (the same as playing [`StepKind::Stop`]).
     pub fn stop_relay(&mut self) {
         if self.in_relay() {
@@ -1182,6 +1209,31 @@ mod tests {
         assert_eq!(d.piece_at(pt("c3")), None);
         assert_eq!(d.piece_at(pt("d3")), Some(Side::Black));
         assert_eq!(d.piece_at(pt("e3")), Some(Side::White));
+    }
+
+    #[test]
+    fn a_null_move_passes_the_turn_and_keeps_the_hash_consistent() {
+        let p = Position::from_fen("9/2B3B2/1B1W1W1B1/2W3W2/9 w").unwrap();
+        let q = p.null_move().expect("a plain turn start");
+        assert_eq!(q, Position::from_fen("9/2B3B2/1B1W1W1B1/2W3W2/9 b").unwrap());
+        assert_eq!(q.hash(), Position::from_fen("9/2B3B2/1B1W1W1B1/2W3W2/9 b").unwrap().hash());
+        // Not in a relay, nor on a first turn whose rules differ.
+        let mut r = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        r.play(r.steps().iter().copied().find(|s| s.kind.is_capture()).unwrap());
+        assert!(r.in_relay() && r.null_move().is_none());
+        let first = Position::start(&Rules { first_turn_no_relay: true, ..Rules::default() });
+        assert!(first.null_move().is_none());
+    }
+
+    #[test]
+    fn opponent_capture_summary_matches_threat_and_exposed() {
+        for fen in
+            ["9/2B3B2/1B1W1W1B1/2W3W2/9 w", "BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w", "9/4B4/9/2W3W2/9 b"]
+        {
+            let p = Position::from_fen(fen).unwrap();
+            let (most, exposed, _) = p.opponent_capture_summary();
+            assert_eq!((most, exposed), (p.threat(), p.exposed()), "{fen}");
+        }
     }
 
     #[test]

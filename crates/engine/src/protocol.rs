@@ -6,7 +6,7 @@
 //! first, and `bestmove <TURN>`), `stop`, `eval`,
 //! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
 //! `level baseline` (the plain reference player of strength tests), `quit`. Full strength plays endgames of up to
-//! five pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does.
+//! five or six pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 
 use crate::game::Game;

@@ -274,7 +274,25 @@ pub struct Searcher {
     excluded: Vec<Turn>,
     /// The steps of the root turn played so far on the current path, while `excluded` is not empty.
     root_prefix: Vec<Step>,
+    /// Null-move pruning: in a quiet position (no capture for the side to move, enough pieces on both sides)
+    /// whose static score is at least beta, a pass searched `null_reduction` turns shallower that still fails
+    /// high ends the node.
+    pub null_move: bool,
+    /// Extra turns of reduction of the null-move search (beyond the pass itself).
+    pub null_reduction: i32,
+    /// Futility margin per turn of depth at depth 1 and 2 in quiet positions (0: off): a position whose static
+    /// score is below alpha by more than the margin is not searched further.
+    pub futility: i32,
+    /// Whether a turn start with a single legal step is searched one turn deeper (the analogue of a check
+    /// extension: a forced reply costs no depth).
+    pub single_reply: bool,
+    /// Whether the node at each step ply was reached by a pass (no two passes in a row).
+    null_at: Vec<bool>,
 }
+
+/// Null-move pruning needs at least this many pieces of the side to move: with fewer, being forced to move
+/// (into a capture) decides endgames, and a pass is not a fair lower bound.
+const NULL_MIN_PIECES: u32 = 5;
 
 /// The static evaluations a [`Searcher`] can use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -284,6 +302,9 @@ pub enum EvalKind {
     Full,
     /// [`plain_evaluate`]: material and a piece-square table only (the baseline player).
     Plain,
+    /// [`crate::tune::tuned_evaluate`]: weights fitted to self-play results, threats included (so the separate
+    /// threat, exposure and mobility terms are off with it).
+    Tuned,
 }
 
 impl Default for Searcher {
@@ -323,6 +344,11 @@ impl Searcher {
             eval: EvalKind::Full,
             use_killers: true,
             capture_gain: 0,
+            null_move: false,
+            null_reduction: 2,
+            futility: 0,
+            null_at: vec![false; MAX_PLY + 1],
+            single_reply: false,
             use_partial: false,
             mobility_weight: 0,
             exposed_weight: 0,
@@ -343,8 +369,10 @@ impl Searcher {
     /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
     /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
-    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `exposed`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers` and `eval`
-    /// (`full` or `plain`). Used by the SPRT tool, the tuning example and the protocol.
+    /// `nmp` (null-move pruning), `ext1` (single-reply extension), and `name=value` for `qs-turns`, `threat`,
+    /// `capgain`, `spend` (use the whole time budget), `mob`, `exposed`, `contempt`, `qs-floor`, `qs-table`, `lmr`,
+    /// `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1` and `eval` (`full`, `plain`
+    /// or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -370,6 +398,10 @@ impl Searcher {
                     self.use_partial = fresh.use_partial;
                     self.mobility_weight = fresh.mobility_weight;
                     self.exposed_weight = fresh.exposed_weight;
+                    self.null_move = fresh.null_move;
+                    self.null_reduction = fresh.null_reduction;
+                    self.futility = fresh.futility;
+                    self.single_reply = fresh.single_reply;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -378,6 +410,9 @@ impl Searcher {
                     self.eval = EvalKind::Plain;
                     self.use_killers = false;
                     self.lmr = false;
+                    self.null_move = false;
+                    self.futility = 0;
+                    self.single_reply = false;
                 }
                 "noqs" => self.qs_max_turns = 0,
                 "tb" => {
@@ -398,11 +433,21 @@ impl Searcher {
                 "nolmr" => self.lmr = false,
                 "killers" => self.use_killers = flag()?,
                 "nokillers" => self.use_killers = false,
+                "nmp" => self.null_move = flag()?,
+                "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
+                "fut" => self.futility = number()?.max(0),
+                "ext1" => self.single_reply = flag()?,
                 "eval" => {
                     self.eval = match value {
                         Some("full") => EvalKind::Full,
                         Some("plain") => EvalKind::Plain,
-                        _ => return Err("option \"eval\" is eval=full or eval=plain".to_string()),
+                        Some("tuned") => {
+                            self.threat_weight = 0;
+                            self.exposed_weight = 0;
+                            self.mobility_weight = 0;
+                            EvalKind::Tuned
+                        }
+                        _ => return Err("option \"eval\" is eval=full, eval=plain or eval=tuned".to_string()),
                     }
                 }
                 _ => return Err(format!("unknown search option {name:?}")),
@@ -418,6 +463,7 @@ impl Searcher {
             EvalKind::Full if self.mobility_weight != 0 => evaluate(pos) + self.mobility_weight * pos.mobility(),
             EvalKind::Full => evaluate(pos),
             EvalKind::Plain => plain_evaluate(pos),
+            EvalKind::Tuned => crate::tune::tuned_evaluate(pos),
         }
     }
 
@@ -759,12 +805,42 @@ impl Searcher {
                 }
             }
         }
+        let side = pos.side_to_move();
+        let quiet_node = !relay && sply > 0 && beta.abs() < WIN_BOUND && alpha.abs() < WIN_BOUND;
+        if quiet_node && (self.null_move || self.futility > 0) && !pos.has_capture() && pos.count_paika() > 0 {
+            let stand = self.static_eval(pos);
+            // A quiet position cannot gain material this turn: far below alpha at a shallow depth, it fails low.
+            if self.futility > 0 && depth <= 2 && stand + self.futility * depth <= alpha {
+                return stand;
+            }
+            let enough = pos.count(side) >= NULL_MIN_PIECES && pos.count(side.opponent()) >= NULL_MIN_PIECES;
+            if self.null_move
+                && depth >= 3
+                && stand >= beta
+                && enough
+                && !self.null_at[sply]
+                && let Some(null) = pos.null_move()
+            {
+                self.path.push(key);
+                self.null_at[sply + 1] = true;
+                let r = self.null_reduction + i32::from(depth >= 7);
+                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
+                self.null_at[sply + 1] = false;
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > WIN_BOUND { beta } else { s };
+                }
+            }
+        }
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
         if list.is_empty() {
             return -WIN + tply;
         }
-        let side = pos.side_to_move();
+        let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1);
         let mut keys = self.order(pos, &list, tt_step, sply, side);
         if !relay {
             self.path.push(key);
@@ -1274,6 +1350,28 @@ mod tests {
     }
 
     #[test]
+    fn pruning_options_keep_the_forced_win() {
+        // A won endgame and a middlegame with a large relay: null moves and futility must not hide either.
+        let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        for spec in ["max,nmp", "max,nmp,fut=100", "max,eval=tuned,nmp"] {
+            let mut s = Searcher::new(1);
+            s.configure(spec).unwrap();
+            let r = s.search(&p, &[], Limits::depth(5), |_| {});
+            assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A", "{spec}");
+            assert_eq!(r.score, WIN - 1, "{spec}");
+        }
+        let mid = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w").unwrap();
+        let mut plain = Searcher::new(4);
+        plain.configure("max").unwrap();
+        let mut pruned = Searcher::new(4);
+        pruned.configure("max,nmp").unwrap();
+        let a = plain.search(&mid, &[], Limits::depth(5), |_| {});
+        let b = pruned.search(&mid, &[], Limits::depth(5), |_| {});
+        // Both take the largest material gain: the scores agree to within a piece.
+        assert!((a.score - b.score).abs() <= PIECE, "{} vs {}", a.score, b.score);
+    }
+
+    #[test]
     fn sliced_search_matches_a_plain_search() {
         let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
         let mut sliced = SlicedSearch::new(Searcher::new(1), &p, &[], Limits::depth(4));
@@ -1456,6 +1554,13 @@ mod tests {
         assert!(s.configure("fast").is_err());
         assert!(s.configure("threat=x").is_err());
         assert!(s.configure("eval=neural").is_err());
+        s.configure("max,eval=tuned,nmp,nmp-r=3,fut=90").unwrap();
+        assert_eq!(
+            (s.eval, s.threat_weight, s.null_move, s.null_reduction, s.futility),
+            (EvalKind::Tuned, 0, true, 3, 90)
+        );
+        s.configure("baseline").unwrap();
+        assert_eq!((s.null_move, s.futility), (false, 0));
     }
 
     #[test]

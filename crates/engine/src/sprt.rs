@@ -275,6 +275,23 @@ impl Pentanomial {
     }
 }
 
+/// No verdict before this many pairs: the variance of a handful of pairs is no estimate (three lopsided pairs,
+/// `[0, 0, 0, 1, 2]`, reached an LLR of 3.68 and "accepted" H1 after six games).
+pub const MIN_PAIRS: u64 = 20;
+
+/// The verdict of an LLR against the bounds, once there are at least [`MIN_PAIRS`] pairs.
+pub fn decide(penta: &Pentanomial, llr: f64, lower: f64, upper: f64) -> Verdict {
+    if penta.pairs() < MIN_PAIRS {
+        Verdict::Inconclusive
+    } else if llr >= upper {
+        Verdict::H1
+    } else if llr <= lower {
+        Verdict::H0
+    } else {
+        Verdict::Inconclusive
+    }
+}
+
 /// What the test decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -395,11 +412,7 @@ pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Ver
             }
             state.llr = state.penta.llr(cfg.elo0, cfg.elo1);
             report(&state);
-            if state.llr >= upper {
-                verdict = Verdict::H1;
-            } else if state.llr <= lower {
-                verdict = Verdict::H0;
-            }
+            verdict = decide(&state.penta, state.llr, lower, upper);
             if verdict != Verdict::Inconclusive {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -416,6 +429,25 @@ pub fn turn_limits(ms: Option<u64>, nodes: Option<u64>) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_few_lopsided_pairs_decide_nothing() {
+        let (lo, hi) = sprt_bounds(0.05, 0.05);
+        let mut p = Pentanomial::default();
+        for x in [1.5, 2.0, 2.0] {
+            p.add(x);
+        }
+        let llr = p.llr(0.0, 30.0);
+        assert!(llr > hi, "the LLR alone would stop: {llr}");
+        assert_eq!(decide(&p, llr, lo, hi), Verdict::Inconclusive);
+        // The same spread over enough pairs decides.
+        for _ in 0..6 {
+            for x in [1.5, 2.0, 2.0] {
+                p.add(x);
+            }
+        }
+        assert_eq!(decide(&p, p.llr(0.0, 30.0), lo, hi), Verdict::H1);
+    }
 
     #[test]
     fn elo_of_known_scores() {

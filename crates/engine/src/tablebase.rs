@@ -929,8 +929,13 @@ impl crate::search::Oracle for Tablebase {
 /// Pieces of the table every program can have at once: built in memory in about a second.
 pub const QUICK_PIECES: u32 = 4;
 
-/// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to 5 pieces,
-/// see [`Tablebase::load_or_build`]) if there is one, otherwise a [`QUICK_PIECES`] table built at first use.
+/// The most pieces of a cached table that [`shared`] looks for: 6 pieces take 563 MB in memory (one byte for each
+/// of 562,881,619 entries), built once with `fanorona-cli tablebase build --pieces 6`.
+pub const SHARED_MAX_PIECES: u32 = 6;
+
+/// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to
+/// [`SHARED_MAX_PIECES`] pieces, see [`Tablebase::load_or_build`]) if there is one, otherwise a [`QUICK_PIECES`]
+/// table built at first use.
 pub fn shared(variant: Variant, dir: Option<&Path>) -> Arc<Tablebase> {
     static TABLES: [OnceLock<Arc<Tablebase>>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = &TABLES[match variant {
@@ -939,7 +944,7 @@ pub fn shared(variant: Variant, dir: Option<&Path>) -> Arc<Tablebase> {
     }];
     slot.get_or_init(|| {
         if let Some(dir) = dir {
-            for n in (QUICK_PIECES + 1..=5).rev() {
+            for n in (QUICK_PIECES + 1..=SHARED_MAX_PIECES).rev() {
                 let path = dir.join(Tablebase::file_name(variant, n));
                 if let Ok(tb) = Tablebase::load(&path, variant, n) {
                     return Arc::new(tb);

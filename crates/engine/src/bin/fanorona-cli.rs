@@ -193,6 +193,11 @@ enum Command {
         #[command(subcommand)]
         action: PuzzleAction,
     },
+    /// Texel-style tuning of the evaluation: labelled positions from self-play, and the fit of the weights.
+    Tune {
+        #[command(subcommand)]
+        action: TuneAction,
+    },
     /// Generates a book of balanced openings (4-6 turns whose shallow-search score is near even).
     Openings {
         /// Openings to generate.
@@ -242,6 +247,49 @@ enum PuzzleAction {
         /// The file.
         #[arg(long)]
         file: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum TuneAction {
+    /// Plays self-play games and writes labelled quiet positions (`FEN;result`, one a line).
+    Gen {
+        /// Games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Nodes a turn.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        /// Chance that a quiet position is kept.
+        #[arg(long, default_value_t = 0.3)]
+        keep: f64,
+        /// Search options of both players (see `sprt --a`).
+        #[arg(long, default_value = "max")]
+        engine: String,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fits the weights of the tuned evaluation to a file of labelled positions and prints them.
+    Fit {
+        /// The labelled positions.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// Gradient steps.
+        #[arg(long, default_value_t = 2000)]
+        iterations: usize,
+        /// Indices of the weights to fit, comma-separated (default: all but material, index 0).
+        #[arg(long, value_delimiter = ',')]
+        free: Vec<usize>,
+        /// Starting weights, comma-separated (default: the committed tuned weights).
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        start: Vec<i32>,
     },
 }
 
@@ -554,6 +602,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Play { level, color, pos } => play(level, color.into(), &pos)?,
         Command::Tablebase { action } => tablebase(action)?,
         Command::Puzzles { action } => puzzles(action)?,
+        Command::Tune { action } => tune(action)?,
         Command::Engine => {
             let out: fanorona_engine::protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             fanorona_engine::protocol::run(std::io::stdin().lock(), out);
@@ -637,6 +686,64 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
             },
         }
     }
+}
+
+fn tune(action: TuneAction) -> Result<(), String> {
+    use fanorona_engine::tune;
+    match action {
+        TuneAction::Gen { games, nodes, keep, engine, seed, threads, out } => {
+            let t0 = Instant::now();
+            // Small endgames are labelled exactly: the shared table (the largest cached one, else 4 pieces).
+            let oracle = fanorona_engine::tablebase::shared(
+                Variant::Tsivy,
+                fanorona_engine::tablebase::default_dir().as_deref(),
+            );
+            let samples = tune::generate(&engine, games, nodes, keep, seed, threads, Some(oracle), |n| {
+                if n % 100 == 0 {
+                    eprintln!("{n} games, {:.0} s", t0.elapsed().as_secs_f64());
+                }
+            })?;
+            std::fs::write(&out, tune::to_text(&samples))
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            out!(
+                "{} positions from {games} games in {:.0} s, written to {}",
+                samples.len(),
+                t0.elapsed().as_secs_f64(),
+                out.display()
+            );
+        }
+        TuneAction::Fit { data, iterations, free, start } => {
+            let mut mask = [free.is_empty(); tune::FEATURES];
+            for j in free {
+                *mask.get_mut(j).ok_or(format!("weight {j} does not exist (0-{})", tune::FEATURES - 1))? = true;
+            }
+            let start: [i32; tune::FEATURES] = match start.len() {
+                0 => tune::TUNED_WEIGHTS,
+                n => start.try_into().map_err(|_| format!("{n} starting weights for {} features", tune::FEATURES))?,
+            };
+            let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
+            let samples = tune::parse(&text).map_err(|e| format!("{}: {e}", data.display()))?;
+            let t0 = Instant::now();
+            let f = tune::fit(&samples, start, mask, iterations, |it, loss| {
+                if it % 500 == 0 {
+                    eprintln!("step {it}: loss {loss:.6}");
+                }
+            });
+            out!(
+                "{} positions, K {:.4}, loss {:.6} -> {:.6} in {:.1} s",
+                samples.len(),
+                f.k,
+                f.loss_before,
+                f.loss_after,
+                t0.elapsed().as_secs_f64()
+            );
+            for (name, (old, new)) in tune::FEATURE_NAMES.iter().zip(start.iter().zip(f.weights)) {
+                out!("  {name:<46} {old:>5} -> {new:>5}");
+            }
+            out!("weights {:?}", f.weights);
+        }
+    }
+    Ok(())
 }
 
 fn tablebase(action: TbAction) -> Result<(), String> {

@@ -1,0 +1,385 @@
+//! Texel-style tuning of the evaluation: the features of a position, the tuned weights the search uses with
+//! `eval=tuned`, a generator of labelled positions from self-play games, and a logistic fit of the weights.
+//!
+//! A sample is a quiet turn-start position (the side to move has no capture) with the final result of its game
+//! from the side to move's point of view (1, ½ or 0), or its exact value when the tablebase knows it. The fit
+//! minimises the mean of `(result − σ(K · eval / 100))²`: `K` first, with the starting weights, then every
+//! weight but the material one (which keeps the scale: hundredths of a piece) by gradient descent (Adam).
+
+use crate::game::{Game, GameResult};
+use crate::levels::history_hashes;
+use crate::position::Position;
+use crate::rules::{Rules, Side};
+use crate::search::{Limits, Oracle, PIECE, Searcher, WIN_BOUND};
+use crate::sprt::Book;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Number of evaluation features.
+pub const FEATURES: usize = 12;
+
+/// What each feature measures, side to move minus opponent unless said otherwise.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "material",
+    "strong points",
+    "lead x (12 - pieces), 12 pieces or fewer",
+    "tempo (always 1)",
+    "most own pieces one enemy capture takes",
+    "own pieces some enemy capture takes",
+    "enemy capturing steps",
+    "most enemy pieces one own capture would take",
+    "enemy pieces some own capture would take",
+    "paika mobility",
+    "centre (piece-square)",
+    "lead, 6 pieces or fewer",
+];
+
+/// The weights of [`tuned_evaluate`], in hundredths of a piece per unit of each feature ([`FEATURE_NAMES`]):
+/// fitted by `fanorona-cli tune fit` (see STRENGTH.md for the data set and the fit).
+pub const TUNED_WEIGHTS: [i32; FEATURES] = [100, 4, -3, 0, -110, 0, 0, 0, 0, 7, -5, 157];
+
+/// Centre part of the plain piece-square table: points near the middle reach more of the board.
+const CENTRE: [i32; 45] = {
+    let mut t = [0; 45];
+    let mut i = 0;
+    while i < 45 {
+        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
+        t[i] = (4 - (x - 4).abs()) / 2 + (2 - (y - 2).abs());
+        i += 1;
+    }
+    t
+};
+
+fn centre(mut bits: u64) -> i32 {
+    let mut sum = 0;
+    while bits != 0 {
+        sum += CENTRE[(bits.trailing_zeros() as usize).min(44)];
+        bits &= bits - 1;
+    }
+    sum
+}
+
+/// The features of a turn-start position, from the side to move's point of view (see [`FEATURE_NAMES`]).
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let me = pos.side_to_move();
+    let (own, opp) = (pos.pieces(me), pos.pieces(me.opponent()));
+    let (n_own, n_opp) = (own.count_ones() as i32, opp.count_ones() as i32);
+    let g = pos.geometry();
+    let total = n_own + n_opp;
+    let lead = n_own - n_opp;
+    let (most, exposed, steps) = pos.opponent_capture_summary();
+    // The side to move's own threats: the opponent's captures seen from the opponent's side.
+    let (mine_most, mine_exposed) = pos.null_move().map_or((0, 0), |p| {
+        let (m, e, _) = p.opponent_capture_summary();
+        (m, e)
+    });
+    [
+        lead,
+        (own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32,
+        if total <= 12 { lead * (12 - total) } else { 0 },
+        1,
+        most as i32,
+        exposed as i32,
+        steps as i32,
+        mine_most as i32,
+        mine_exposed as i32,
+        pos.mobility(),
+        if g.width == 9 { centre(own) - centre(opp) } else { 0 },
+        if total <= 6 { lead } else { 0 },
+    ]
+}
+
+/// The tuned static evaluation: [`TUNED_WEIGHTS`] · [`features`], from the side to move's point of view, in
+/// hundredths of a piece.
+pub fn tuned_evaluate(pos: &Position) -> i32 {
+    dot(&TUNED_WEIGHTS, &features(pos))
+}
+
+fn dot(w: &[i32; FEATURES], f: &[i32; FEATURES]) -> i32 {
+    w.iter().zip(f).map(|(a, b)| a * b).sum()
+}
+
+/// One labelled position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position (a turn start where the side to move has no capture).
+    pub pos: Position,
+    /// The result for the side to move: 1 win, 0.5 draw, 0 loss.
+    pub result: f64,
+}
+
+/// Plays `games` self-play games with search options `spec` at `nodes` nodes a turn, from the book's openings
+/// (each followed by a few random turns, so that games differ), on `threads` threads, and keeps each quiet
+/// position after the opening with probability `keep`. Labels come from the game's result, or from `oracle`
+/// (the tablebase) where it knows the position. Reproducible for one thread count.
+#[allow(clippy::too_many_arguments)]
+pub fn generate(
+    spec: &str,
+    games: usize,
+    nodes: u64,
+    keep: f64,
+    seed: u64,
+    threads: usize,
+    oracle: Option<Arc<dyn Oracle>>,
+    progress: impl Fn(usize) + Sync,
+) -> Result<Vec<Sample>, String> {
+    Searcher::new(1).configure(spec)?;
+    let book = Book::builtin();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let mut all = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (book, next, done, oracle, progress) = (&book, &next, &done, oracle.clone(), &progress);
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    let mut searcher = Searcher::new(16);
+                    searcher.configure(spec).expect("checked above");
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= games {
+                            break;
+                        }
+                        let mut rng = SmallRng::seed_from_u64(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                        searcher.clear();
+                        out.extend(self_play(
+                            &mut searcher,
+                            &book.openings[k % book.openings.len()],
+                            nodes,
+                            keep,
+                            &mut rng,
+                            oracle.as_deref(),
+                        ));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            all.extend(h.join().expect("a generator thread panicked"));
+        }
+    });
+    Ok(all)
+}
+
+/// A game longer than this is stopped and labelled a draw.
+const MAX_GAME_TURNS: usize = 250;
+
+fn self_play(
+    searcher: &mut Searcher,
+    opening: &[crate::turns::Turn],
+    nodes: u64,
+    keep: f64,
+    rng: &mut SmallRng,
+    oracle: Option<&dyn Oracle>,
+) -> Vec<Sample> {
+    let mut game = Game::new(Rules::default());
+    for t in opening {
+        if game.play_turn(t).is_err() {
+            return Vec::new();
+        }
+    }
+    // A few random turns after the book line: distinct games from the same opening.
+    for _ in 0..rng.random_range(0..=3) {
+        let turns = game.position().legal_turns();
+        if turns.is_empty() || game.is_over() {
+            break;
+        }
+        let t = turns[rng.random_range(0..turns.len())].clone();
+        let _ = game.play_turn(&t);
+    }
+    let mut picked: Vec<(Position, Option<f64>)> = Vec::new();
+    while !game.is_over() && game.turns().len() < MAX_GAME_TURNS {
+        let pos = *game.position();
+        if !pos.has_capture() && rng.random_bool(keep.clamp(0.0, 1.0)) {
+            let exact = oracle.and_then(|o| o.score(&pos)).map(|s| {
+                if s > WIN_BOUND {
+                    1.0
+                } else if s < -WIN_BOUND {
+                    0.0
+                } else {
+                    0.5
+                }
+            });
+            picked.push((pos, exact));
+        }
+        let r = searcher.search(&pos, &history_hashes(&game), Limits::nodes(nodes), |_| {});
+        let Some(t) = r.best else { break };
+        if game.play_turn(&t).is_err() {
+            break;
+        }
+    }
+    let white = match game.outcome().map(|o| o.result()) {
+        Some(GameResult::Win(Side::White)) => 1.0,
+        Some(GameResult::Win(Side::Black)) => 0.0,
+        _ => 0.5,
+    };
+    picked
+        .into_iter()
+        .map(|(pos, exact)| {
+            let result = exact.unwrap_or(if pos.side_to_move() == Side::White { white } else { 1.0 - white });
+            Sample { pos, result }
+        })
+        .collect()
+}
+
+/// The samples as text: one a line, `FEN;result`.
+pub fn to_text(samples: &[Sample]) -> String {
+    let mut s = String::new();
+    for x in samples {
+        s.push_str(&format!("{};{}\n", x.pos.to_fen(), x.result));
+    }
+    s
+}
+
+/// Reads samples written by [`to_text`]; a bad line is an error naming it.
+pub fn parse(text: &str) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (fen, r) = line.split_once(';').ok_or_else(|| format!("line {}: no ';'", i + 1))?;
+        let pos = Position::from_fen(fen).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let result: f64 = r.trim().parse().map_err(|_| format!("line {}: bad result {r:?}", i + 1))?;
+        if !(0.0..=1.0).contains(&result) {
+            return Err(format!("line {}: result {result} is not between 0 and 1", i + 1));
+        }
+        out.push(Sample { pos, result });
+    }
+    Ok(out)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of the weights `w` on the feature rows, with scale `k`.
+fn loss(rows: &[([f64; FEATURES], f64)], w: &[f64; FEATURES], k: f64) -> f64 {
+    let sum: f64 = rows
+        .iter()
+        .map(|(f, r)| {
+            let e: f64 = f.iter().zip(w).map(|(a, b)| a * b).sum();
+            (r - sigmoid(k * e / PIECE as f64)).powi(2)
+        })
+        .sum();
+    sum / rows.len().max(1) as f64
+}
+
+/// The result of a fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The scale of the logistic.
+    pub k: f64,
+    /// The loss with the starting weights.
+    pub loss_before: f64,
+    /// The loss with the fitted weights.
+    pub loss_after: f64,
+    /// The fitted weights, rounded.
+    pub weights: [i32; FEATURES],
+}
+
+/// Fits `K` with the weights `start`, then the weights marked in `free` (never the first, material, which keeps
+/// the scale) by `iterations` steps of Adam on the whole set. Weights whose feature is zero in every sample stay
+/// where they start.
+pub fn fit(
+    samples: &[Sample],
+    start: [i32; FEATURES],
+    free: [bool; FEATURES],
+    iterations: usize,
+    mut progress: impl FnMut(usize, f64),
+) -> Fit {
+    let rows: Vec<([f64; FEATURES], f64)> =
+        samples.iter().map(|s| (features(&s.pos).map(f64::from), s.result)).collect();
+    let mut w = start.map(f64::from);
+    // K by a scan and a golden-section refinement: the loss is smooth and unimodal in K.
+    let (mut lo, mut hi) = (0.01, 3.0);
+    for _ in 0..60 {
+        let m1 = lo + (hi - lo) * 0.382;
+        let m2 = lo + (hi - lo) * 0.618;
+        if loss(&rows, &w, m1) < loss(&rows, &w, m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    let k = (lo + hi) / 2.0;
+    let loss_before = loss(&rows, &w, k);
+    let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
+    let (b1, b2, lr) = (0.9, 0.999, 0.5);
+    let n = rows.len().max(1) as f64;
+    for it in 1..=iterations {
+        let mut grad = [0.0; FEATURES];
+        for (f, r) in &rows {
+            let e: f64 = f.iter().zip(&w).map(|(a, b)| a * b).sum();
+            let s = sigmoid(k * e / PIECE as f64);
+            let common = -2.0 * (r - s) * s * (1.0 - s) * k / PIECE as f64;
+            for j in 0..FEATURES {
+                grad[j] += common * f[j];
+            }
+        }
+        for j in (1..FEATURES).filter(|&j| free[j]) {
+            let g = grad[j] / n;
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - f64::powi(b1, it as i32));
+            let vh = v[j] / (1.0 - f64::powi(b2, it as i32));
+            w[j] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+        if it % 100 == 0 {
+            progress(it, loss(&rows, &w, k));
+        }
+    }
+    let weights = w.map(|x| x.round() as i32);
+    let loss_after = loss(&rows, &weights.map(f64::from), k);
+    Fit { k, loss_before, loss_after, weights }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_antisymmetric_where_they_should_be() {
+        // The same pieces with the other side to move: material, points and mobility change sign.
+        let p = Position::from_fen("9/2B3B2/1B1W1W1B1/2W3W2/9 w").unwrap();
+        let q = Position::from_fen("9/2B3B2/1B1W1W1B1/2W3W2/9 b").unwrap();
+        let (fp, fq) = (features(&p), features(&q));
+        for j in [0, 1, 2, 9, 10, 11] {
+            assert_eq!(fp[j], -fq[j], "feature {}", FEATURE_NAMES[j]);
+        }
+        // The side to move's threats are the other side's exposure.
+        assert_eq!((fp[7], fp[8]), (fq[4], fq[5]));
+    }
+
+    #[test]
+    fn samples_round_trip_and_bad_lines_are_rejected() {
+        let s = vec![Sample { pos: Position::from_fen("9/4B4/9/2W3W2/9 w").unwrap(), result: 1.0 }];
+        assert_eq!(parse(&to_text(&s)).unwrap(), s);
+        assert!(parse("9/4B4/9/2W3W2/9 w").is_err());
+        assert!(parse("9/4B4/9/2W3W2/9 w;2").is_err());
+        assert!(parse("not a fen;1").is_err());
+    }
+
+    #[test]
+    fn the_fit_learns_that_material_wins() {
+        // Samples where the side ahead in material won: the fit keeps material decisive and lowers the loss.
+        let mut samples = Vec::new();
+        for fen in ["9/4B4/9/2W3W2/9 w", "9/9/9/2W1W1W2/4B4 w", "B8/9/9/9/WW7 w"] {
+            samples.push(Sample { pos: Position::from_fen(fen).unwrap(), result: 1.0 });
+        }
+        for fen in ["9/4B4/9/2W3W2/9 b", "9/9/9/2W1W1W2/4B4 b", "B8/9/9/9/WW7 b"] {
+            samples.push(Sample { pos: Position::from_fen(fen).unwrap(), result: 0.0 });
+        }
+        let mut free = [true; FEATURES];
+        free[1] = false;
+        let f = fit(&samples, TUNED_WEIGHTS, free, 200, |_, _| {});
+        assert!(f.loss_after <= f.loss_before + 1e-9, "{f:?}");
+        assert_eq!((f.weights[0], f.weights[1]), (TUNED_WEIGHTS[0], TUNED_WEIGHTS[1]), "fixed weights stay");
+    }
+}
