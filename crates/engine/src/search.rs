@@ -198,7 +198,7 @@ impl Table {
             return;
         }
         let step = step.map(pack).unwrap_or(if slot.key == key { slot.step } else { 0 });
-        *slot = Entry { key, step, score: score as i16, depth: depth.clamp(-1, 127) as i8, bound };
+        *slot = Entry { key, step, score: score as i16, depth: depth.clamp(-128, 127) as i8, bound };
     }
 
     fn clear(&mut self) {
@@ -1001,15 +1001,21 @@ impl Searcher {
             }
         }
         let key = if self.qs_table { pos.hash() } else { 0 };
+        // What this node's score depends on is how many more turns of captures it may follow: that is its depth
+        // in the table (0 for a full quiescence, less with fewer turns left; a search of depth 1 or more is
+        // deeper still). An entry found with fewer turns left saw a nearer horizon and must not answer here.
+        let qdepth = qs_depth(qturns, self.qs_max_turns);
         let mut tt_step = None;
         if let Some(e) = self.tt.probe(key).filter(|_| self.qs_table) {
             tt_step = unpack(e.step);
-            let s = from_tt(e.score as i32, tply);
-            match e.bound {
-                EXACT => return s,
-                LOWER if s >= beta => return s,
-                UPPER if s <= alpha => return s,
-                _ => {}
+            if e.depth as i32 >= qdepth {
+                let s = from_tt(e.score as i32, tply);
+                match e.bound {
+                    EXACT => return s,
+                    LOWER if s >= beta => return s,
+                    UPPER if s <= alpha => return s,
+                    _ => {}
+                }
             }
         }
         let alpha0 = alpha;
@@ -1055,7 +1061,7 @@ impl Searcher {
             UPPER
         };
         if self.qs_table {
-            self.tt.store(key, best_step, to_tt(best, tply), -1, bound);
+            self.tt.store(key, best_step, to_tt(best, tply), qdepth, bound);
         }
         best
     }
@@ -1225,6 +1231,13 @@ fn pick(steps: &mut [Step], keys: &mut [i32], i: usize) -> Step {
     steps.swap(i, b);
     keys.swap(i, b);
     steps[i]
+}
+
+/// The table depth of a quiescence node `qturns` turns into a quiescence of at most `max_turns` turns: 0 with
+/// every turn left, one less per turn used (always below the depth 1 of the shallowest full-width search).
+#[inline]
+fn qs_depth(qturns: u32, max_turns: u32) -> i32 {
+    -(qturns.min(max_turns).min(127) as i32)
 }
 
 fn to_tt(score: i32, tply: i32) -> i32 {
@@ -1738,5 +1751,72 @@ mod tests {
         stopper.join().unwrap();
         assert!(t0.elapsed() < Duration::from_secs(5));
         assert!(r.best.is_some());
+    }
+
+    /// Random game positions under `rules`, some of them in the middle of a relay.
+    fn table_test_positions(rules: &Rules, seed: u64, n: usize) -> Vec<Position> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut out = vec![Position::start(rules)];
+        while out.len() < n {
+            let mut p = Position::start(rules);
+            for _ in 0..rng.random_range(1..30) {
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+            }
+            // Stop some positions inside a relay: after the first capture of a turn that can go on.
+            if rng.random_bool(0.7) {
+                for &step in p.steps().iter().filter(|s| s.kind != StepKind::Paika) {
+                    let mut c = p;
+                    c.play(step);
+                    if c.in_relay() {
+                        p = c;
+                        break;
+                    }
+                }
+            }
+            if !p.legal_turns().is_empty() {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_table_does_not_change_fixed_depth_scores() {
+        // Regression: quiescence stored its entries at depth -1 whatever its turn budget, and probed them with
+        // no depth check, so an entry found with fewer capture turns left (a nearer horizon) answered for a node
+        // with more left. Iterative deepening hit this at every leaf: a depth-2 search of the start scored 198,
+        // the depth-1 score (both horizons at turn 7), where the exact score is 10.
+        let start = Position::start(&Rules::default());
+        let r = Searcher::new(16).search(&start, &[], Limits::depth(2), |_| {});
+        assert_eq!(r.score, 10);
+        let lines = Rules { relay: crate::rules::RelayRule::Lines, ..Rules::default() };
+        let mut positions = table_test_positions(&Rules::default(), 17, 12);
+        positions.extend(table_test_positions(&lines, 18, 12));
+        let relays = positions.iter().filter(|p| p.in_relay()).count();
+        assert!(relays >= 4, "{relays} positions in a relay");
+        for p in &positions {
+            for depth in 1..=3 {
+                let mut exact = Searcher::new(1);
+                exact.set_table_enabled(false);
+                exact.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+                let want = exact.search_at_depth(p, &[], depth);
+                // Iterative deepening with the table (and shallower entries left in it by earlier iterations).
+                let mut s = Searcher::new(16);
+                s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+                let got = s.search(p, &[], Limits::depth(depth), |_| {}).score;
+                assert_eq!(got, want, "{p} depth {depth} (in relay: {})", p.in_relay());
+                if !p.in_relay() && depth > 1 {
+                    let mut s = Searcher::new(16);
+                    s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+                    let best = s.score_turns(p, &[], depth).first().map(|&(_, v)| v);
+                    assert_eq!(best.filter(|v| v.abs() < WIN_BOUND), Some(want).filter(|v| v.abs() < WIN_BOUND));
+                }
+            }
+        }
     }
 }
