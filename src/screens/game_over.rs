@@ -43,6 +43,7 @@ fn game_over(
     mut requests: MessageWriter<MoveRequest>,
     mut next: ResMut<NextState<Screen>>,
     mut export: MessageWriter<crate::screens::records::ExportRecord>,
+    mut replays: MessageWriter<crate::screens::records::ReplayGame>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(outcome) = state.game().outcome() else { return Ok(()) };
@@ -92,6 +93,14 @@ fn game_over(
                 let human = Side::BOTH.iter().any(|s| setup.is_human(*s));
                 if human && !state.game().turns().is_empty() && big_button(ui, "over.take_back") {
                     requests.write(MoveRequest::new(undo_action(&setup)));
+                }
+                if big_button(ui, "review.button") {
+                    replays.write(crate::screens::records::ReplayGame {
+                        game: state.game().clone(),
+                        white: crate::play::setup::player_name(setup.player(Side::White)),
+                        black: crate::play::setup::player_name(setup.player(Side::Black)),
+                        review: true,
+                    });
                 }
                 if big_button(ui, "records.save") {
                     export.write(crate::screens::records::ExportRecord::Save);

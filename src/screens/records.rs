@@ -44,11 +44,32 @@ pub enum ReplayNav {
     Forward,
     /// The end of the record.
     Last,
+    /// Show the position after this many turns.
+    To(usize),
     /// Start a game (two people) from the position shown.
     PlayFromHere,
+    /// Play on from the position shown against the CPU at this level, the person taking the side to move.
+    PlayVsCpu(fanorona_engine::levels::Level),
     /// Back to the list of records.
     Close,
 }
+
+/// Asks to replay a game in memory (the one just finished), with the players' names; `review` starts its review.
+#[derive(Message, Clone, Debug)]
+pub struct ReplayGame {
+    /// The whole game.
+    pub game: Game,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Whether to start reviewing it at once.
+    pub review: bool,
+}
+
+/// Asks to review the game being replayed: the engine analyses every turn in the background.
+#[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StartReview;
 
 /// The last confirmation or error of an export, shown for a few seconds over any screen.
 #[derive(Resource, Clone, Debug, Default)]
@@ -121,6 +142,8 @@ pub fn plugin(app: &mut App) {
     app.add_message::<ExportRecord>()
         .add_message::<OpenRecord>()
         .add_message::<ReplayNav>()
+        .add_message::<ReplayGame>()
+        .add_message::<StartReview>()
         .init_resource::<RecordNotice>()
         .init_resource::<RecordsUi>()
         .add_systems(OnEnter(Screen::Records), refresh_list)
@@ -135,6 +158,7 @@ pub fn plugin(app: &mut App) {
                 export_records,
                 poll_file.run_if(in_state(Screen::Records)),
                 open_records,
+                replay_game,
                 (replay_keys, navigate).chain().run_if(in_state(Screen::Replay)),
             )
                 .chain()
@@ -418,6 +442,30 @@ fn open_records(
     next.set(Screen::Replay);
 }
 
+/// Replays a game handed over in memory (the game-over window's "Review").
+fn replay_game(
+    mut games: MessageReader<ReplayGame>,
+    mut setup: ResMut<MatchSetup>,
+    mut loads: MessageWriter<LoadGame>,
+    mut reviews: MessageWriter<StartReview>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) {
+    let Some(r) = games.read().last() else { return };
+    *setup = MatchSetup {
+        rules: *r.game.rules(),
+        players: [Player::Human, Player::Human],
+        seed: setup.seed,
+        vela_match: false,
+    };
+    loads.write(LoadGame(game_prefix(&r.game, 0)));
+    commands.insert_resource(Replay { white: r.white.clone(), black: r.black.clone(), shown: 0, game: r.game.clone() });
+    if r.review {
+        reviews.write(StartReview);
+    }
+    next.set(Screen::Replay);
+}
+
 fn records_screen(
     mut contexts: EguiContexts,
     mut ui_state: ResMut<RecordsUi>,
@@ -590,6 +638,18 @@ fn navigate(
             ReplayNav::Back => target = target.saturating_sub(1),
             ReplayNav::Forward => target = (target + 1).min(len),
             ReplayNav::Last => target = len,
+            ReplayNav::To(k) => target = (*k).min(len),
+            ReplayNav::PlayVsCpu(level) => {
+                let game = game_prefix(&replay.game, target);
+                let person = game.position().side_to_move();
+                let mut players = [Player::Cpu(*level); 2];
+                players[person.index()] = Player::Human;
+                *setup = MatchSetup { rules: *replay.game.rules(), players, seed: setup.seed, vela_match: false };
+                loads.write(LoadGame(game));
+                commands.remove_resource::<Replay>();
+                next.set(Screen::Playing);
+                return;
+            }
             ReplayNav::PlayFromHere => {
                 *setup = MatchSetup {
                     rules: *replay.game.rules(),
@@ -640,6 +700,8 @@ fn replay_window(
     replay: Option<Res<Replay>>,
     frame: Option<ResMut<BoardFrame>>,
     mut nav: MessageWriter<ReplayNav>,
+    mut reviews: MessageWriter<StartReview>,
+    reviewing: Option<Res<crate::screens::review::Review>>,
 ) -> Result {
     let Some(replay) = replay else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -686,6 +748,9 @@ fn replay_window(
                     ui.add_space(10.0);
                     if ui.button(t("records.play_from_here")).clicked() {
                         nav.write(ReplayNav::PlayFromHere);
+                    }
+                    if reviewing.is_none() && ui.button(t("review.button")).clicked() {
+                        reviews.write(StartReview);
                     }
                     if ui.button(t("menu.back")).clicked() {
                         nav.write(ReplayNav::Close);
