@@ -273,7 +273,7 @@ pub struct Tally {
 }
 
 /// The player's stats.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(default)]
 pub struct Stats {
     /// Games the player started and played at least one turn of.
@@ -290,6 +290,26 @@ pub struct Stats {
     pub lessons_offered: bool,
     /// The lessons done right at least once, by id.
     pub lessons_done: Vec<String>,
+    /// The puzzle rating and counts.
+    pub puzzles: PuzzleProgress,
+}
+
+/// The player's puzzle record, kept with the stats.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(default)]
+pub struct PuzzleProgress {
+    /// The puzzle rating (Elo-like; a new player starts at 1200, as the engine's `puzzles::Rating`).
+    pub rating: f32,
+    /// Puzzles attempted (first attempts).
+    pub attempts: u32,
+    /// Puzzles solved at the first attempt.
+    pub solved: u32,
+}
+
+impl Default for PuzzleProgress {
+    fn default() -> Self {
+        PuzzleProgress { rating: 1200.0, attempts: 0, solved: 0 }
+    }
 }
 
 impl Document for Stats {
