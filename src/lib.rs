@@ -16,7 +16,7 @@ pub mod theme;
 use platform::{cli, redraw, web};
 use play::{animation, arrows, board, cpu, input, rules};
 use save::{persist, storage};
-use screens::{analysis, game_over, hud, lessons, pause, records, settings, stats, title};
+use screens::{analysis, game_over, hud, lessons, pause, puzzles, records, review, settings, stats, telo, title};
 
 use bevy::prelude::*;
 use fanorona_engine::levels::Level;
@@ -73,6 +73,9 @@ impl Plugin for GamePlugin {
         records::plugin(app);
         lessons::plugin(app);
         analysis::plugin(app);
+        review::plugin(app);
+        telo::plugin(app);
+        puzzles::plugin(app);
         cli::plugin(app, self.args.clone());
         if let Some(secs) = self.args.measure_idle {
             platform::measure::plugin(

@@ -30,6 +30,10 @@ pub enum Screen {
     Lesson,
     /// The analysis board: any position set up and explored with the engine; not a game.
     Analysis,
+    /// Puzzles: find the best turn of a position from the puzzle set.
+    Puzzle,
+    /// Fanoron-Telo, the 3 × 3 game (drawn by egui over the main board).
+    Telo,
 }
 
 /// Whether the player's own game is on screen (playing or just over): the computed state that board highlights
@@ -46,7 +50,7 @@ impl ComputedStates for InGame {
 }
 
 /// Whether the board takes the player's moves: in a game, and in the screens where the player moves pieces
-/// without playing a counted game (lessons, the analysis board). Input, selection highlights and the game's sounds are scoped to it.
+/// without playing a counted game (lessons, the analysis board, puzzles). Input, selection highlights and the game's sounds are scoped to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BoardPlay;
 
@@ -54,7 +58,8 @@ impl ComputedStates for BoardPlay {
     type SourceStates = Screen;
 
     fn compute(screen: Screen) -> Option<Self> {
-        matches!(screen, Screen::Playing | Screen::GameOver | Screen::Lesson | Screen::Analysis).then_some(BoardPlay)
+        matches!(screen, Screen::Playing | Screen::GameOver | Screen::Lesson | Screen::Analysis | Screen::Puzzle)
+            .then_some(BoardPlay)
     }
 }
 

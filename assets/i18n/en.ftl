@@ -339,3 +339,41 @@ review-note_allowed_capture = This turn let the opponent capture { $pieces } { $
    *[other] pieces
 }.
 review-note_missed_win = This turn let a won game slip.
+review-note_allows_loss = After this turn the opponent can force a win.
+
+## Puzzles.
+puzzles-button = Puzzles
+puzzles-rating = Your puzzle rating: { $rating } ({ $solved } solved of { $tried })
+puzzles-none = No puzzles are available.
+puzzles-to_move = { $side } to play. Puzzle rating { $rating }.
+puzzles-kind_win = Win in { $n } turns
+puzzles-kind_relay = Find the biggest relay
+puzzles-kind_save = Save your pieces
+puzzles-kind_choice = Approach or withdrawal?
+puzzles-right = Right! The opponent answers…
+puzzles-solved = Solved!
+puzzles-shown = Here is the solution.
+puzzles-show_solution = Show the solution
+puzzles-next = Next puzzle
+puzzles-miss_illegal = That turn is not possible here.
+puzzles-miss_fewer = That took { $took }, but { $most } could be taken.
+puzzles-miss_loses = After that the opponent can take { $pieces } { $pieces ->
+    [one] piece
+   *[other] pieces
+}.
+puzzles-miss_kind = The right step, but the other way of capturing.
+puzzles-miss_not_best = A legal turn, but not the best one here.
+
+## Fanoron-Telo.
+telo-button = Fanoron-Telo (3 × 3)
+telo-title = Fanoron-Telo
+telo-rules = Three pieces each: place them one by one, then move them one step along a line. Three in a row wins.
+telo-you_white = You: White
+telo-you_black = You: Black
+telo-two_players = Two players
+telo-gentle = Gentle CPU
+telo-perfect = Perfect CPU
+telo-to_place = { $side } places a piece.
+telo-to_move = { $side } moves a piece.
+telo-wins = { $side } wins!
+telo-draw = Draw: the same position came back three times.

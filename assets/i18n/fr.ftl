@@ -339,3 +339,41 @@ review-note_allowed_capture = Ce tour a laissé l'adversaire prendre { $pieces }
    *[other] pions
 }.
 review-note_missed_win = Ce tour a laissé échapper une partie gagnée.
+review-note_allows_loss = Après ce tour, l'adversaire peut forcer la victoire.
+
+## Problèmes.
+puzzles-button = Problèmes
+puzzles-rating = Votre classement aux problèmes : { $rating } ({ $solved } résolus sur { $tried })
+puzzles-none = Aucun problème n'est disponible.
+puzzles-to_move = Aux { $side } de jouer. Classement du problème { $rating }.
+puzzles-kind_win = Gagner en { $n } tours
+puzzles-kind_relay = Trouvez la plus longue chaîne
+puzzles-kind_save = Sauvez vos pions
+puzzles-kind_choice = Approche ou éloignement ?
+puzzles-right = Juste ! L'adversaire répond…
+puzzles-solved = Résolu !
+puzzles-shown = Voici la solution.
+puzzles-show_solution = Montrer la solution
+puzzles-next = Problème suivant
+puzzles-miss_illegal = Ce tour n'est pas possible ici.
+puzzles-miss_fewer = Ce tour en a pris { $took }, mais { $most } pouvaient être pris.
+puzzles-miss_loses = Après cela l'adversaire peut prendre { $pieces } { $pieces ->
+    [one] pion
+   *[other] pions
+}.
+puzzles-miss_kind = Le bon pas, mais l'autre façon de prendre.
+puzzles-miss_not_best = Un tour légal, mais pas le meilleur ici.
+
+## Fanoron-Telo.
+telo-button = Fanoron-Telo (3 × 3)
+telo-title = Fanoron-Telo
+telo-rules = Trois pions chacun : posez-les un par un, puis déplacez-les d'un pas le long d'une ligne. Trois alignés gagnent.
+telo-you_white = Vous : Blancs
+telo-you_black = Vous : Noirs
+telo-two_players = Deux joueurs
+telo-gentle = Ordinateur doux
+telo-perfect = Ordinateur parfait
+telo-to_place = { $side } : posez un pion.
+telo-to_move = { $side } : déplacez un pion.
+telo-wins = { $side } gagnent !
+telo-draw = Nulle : la même position est revenue trois fois.

@@ -324,3 +324,38 @@ review-class_blunder = diso be
 review-note_missed_relay = Nahazo vato { $pieces } fanampiny ny fihetsika tsara kokoa.
 review-note_allowed_capture = Namela ny mpifanandrina haka vato { $pieces } ity fihetsika ity.
 review-note_missed_win = Namela fandresena efa azo antoka handositra ity fihetsika ity.
+review-note_allows_loss = Aorian'ity fihetsika ity, afaka manery fandresena ny mpifanandrina.
+
+## Olana.
+puzzles-button = Olana
+puzzles-rating = Ny laharanao amin'ny olana: { $rating } ({ $solved } voavaha amin'ny { $tried })
+puzzles-none = Tsy misy olana.
+puzzles-to_move = Anjaran'ny { $side } ny milalao. Laharan'ny olana { $rating }.
+puzzles-kind_win = Mandresy amin'ny fihetsika { $n }
+puzzles-kind_relay = Tadiavo ny fihinanana mifanesy lava indrindra
+puzzles-kind_save = Vonjeo ny vatonao
+puzzles-kind_choice = Fanatonana sa fialana?
+puzzles-right = Marina! Mamaly ny mpifanandrina…
+puzzles-solved = Voavaha!
+puzzles-shown = Ity ny vahaolana.
+puzzles-show_solution = Asehoy ny vahaolana
+puzzles-next = Olana manaraka
+puzzles-miss_illegal = Tsy azo atao eto io fihetsika io.
+puzzles-miss_fewer = Nahazo { $took } izany, nefa { $most } no azo nalaina.
+puzzles-miss_loses = Aorian'izany dia afaka maka vato { $pieces } ny mpifanandrina.
+puzzles-miss_kind = Dingana marina, fa ny fomba fihinanana hafa.
+puzzles-miss_not_best = Fihetsika ara-dalàna, fa tsy ny tsara indrindra eto.
+
+## Fanoron-telo.
+telo-button = Fanoron-telo (3 × 3)
+telo-title = Fanoron-telo
+telo-rules = Vato telo avy: apetraho tsirairay, avy eo afindrao dingana iray manaraka tsipika. Mandresy izay manana telo mitohy.
+telo-you_white = Ianao: Fotsy
+telo-you_black = Ianao: Mainty
+telo-two_players = Mpilalao roa
+telo-gentle = Solosaina malemy
+telo-perfect = Solosaina tsy diso
+telo-to_place = { $side }: mametraha vato.
+telo-to_move = { $side }: mamindrà vato.
+telo-wins = Mandresy ny { $side }!
+telo-draw = Sahala: niverina intelo ny toerana iray ihany.

@@ -75,9 +75,9 @@ pub fn plugin(app: &mut App) {
         });
 }
 
-/// Whether the screen takes clicks and keys on the board: a game, a lesson, the analysis board.
+/// Whether the screen takes clicks and keys on the board: a game, a lesson, the analysis board, a puzzle.
 fn board_takes_input(screen: Res<State<Screen>>) -> bool {
-    matches!(screen.get(), Screen::Playing | Screen::Lesson | Screen::Analysis)
+    matches!(screen.get(), Screen::Playing | Screen::Lesson | Screen::Analysis | Screen::Puzzle)
 }
 
 /// Whether clicks play turns (not while the analysis board's editor has them).

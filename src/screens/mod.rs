@@ -1,7 +1,7 @@
 //! What the player sees around the board, one module a screen or window (egui): title and new-game setup, the
 //! in-game HUD, pause, game over, settings, rules and help, statistics, game records,
-//! lessons, the analysis board and
-//! game review.
+//! lessons, the analysis board,
+//! game review, puzzles and Fanoron-Telo.
 
 pub mod analysis;
 pub mod game_over;
@@ -9,8 +9,11 @@ pub mod help;
 pub mod hud;
 pub mod lessons;
 pub mod pause;
+pub mod puzzles;
 pub mod records;
+pub mod review;
 pub mod settings;
 pub mod stats;
+pub mod telo;
 pub mod title;
 pub mod widgets;

@@ -9,6 +9,8 @@ use crate::play::setup::{Mode, SetupForm};
 use crate::screens::analysis::AnalysisAction;
 use crate::screens::hud::variant_name;
 use crate::screens::lessons::LessonNav;
+use crate::screens::puzzles::PuzzleNav;
+use crate::screens::telo::TeloAction;
 use crate::screens::widgets::{big_button, centered};
 use crate::state::Screen;
 use crate::theme::colors;
@@ -118,6 +120,8 @@ fn title(
     stats: Res<crate::save::persist::PlayerStats>,
     mut lessons: MessageWriter<LessonNav>,
     mut analysis: MessageWriter<AnalysisAction>,
+    mut telo: MessageWriter<TeloAction>,
+    mut puzzles: MessageWriter<PuzzleNav>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The first start offers the lessons once, beside the menu; a player with games behind them is not asked.
@@ -154,8 +158,14 @@ fn title(
             if big_button(ui, "lessons.button") {
                 lessons.write(LessonNav::Open(0));
             }
+            if big_button(ui, "puzzles.button") {
+                puzzles.write(PuzzleNav::Open);
+            }
             if big_button(ui, "analysis.button") {
                 analysis.write(AnalysisAction::Open(None));
+            }
+            if big_button(ui, "telo.button") {
+                telo.write(TeloAction::Open);
             }
             if big_button(ui, "stats.button") {
                 next.set(Screen::Stats);
