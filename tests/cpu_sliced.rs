@@ -16,7 +16,11 @@ fn app(players: [Player; 2], slice: Duration) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, LogicPlugin));
     app.insert_resource(CpuThreading::Sliced(slice));
-    app.insert_resource(CpuLimits(Limits { depth: Some(4), movetime: Some(Duration::from_millis(150)), ..Limits::default() }));
+    app.insert_resource(CpuLimits(Limits {
+        depth: Some(4),
+        movetime: Some(Duration::from_millis(150)),
+        ..Limits::default()
+    }));
     app.insert_resource(MatchSetup { rules: Rules::default(), players, seed: 9, vela_match: false });
     app.update();
     app.world_mut().write_message(NewGame);
