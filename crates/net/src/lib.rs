@@ -1,0 +1,698 @@
+//! Fanorona online play: the versioned protocol between the game (client) and `fanorona-server`.
+//!
+//! Every message is one JSON object in one WebSocket text frame, tagged by its `"type"` field. The client speaks
+//! [`ClientMsg`], the server answers with [`ServerMsg`]. Only serde and serde_json are used, so the game can use
+//! this crate as the client on the desktop and in the browser (wasm32, with `ewebsock`).
+//!
+//! # A session
+//!
+//! 1. The client sends [`ClientMsg::Hello`] with [`PROTOCOL_VERSION`]; the server answers [`ServerMsg::Welcome`], or
+//!    [`ErrorCode::VersionMismatch`] and closes.
+//! 2. The client then takes a place in a game:
+//!    - [`ClientMsg::Create`]: a new game; the answer [`ServerMsg::Created`] holds the creator's seat token, the
+//!      invite code to give the friend and a spectator token.
+//!    - [`ClientMsg::Join`] with an invite code: the other seat; the answer [`ServerMsg::Seated`] holds its token.
+//!      An invite code seats one player only.
+//!    - [`ClientMsg::Resume`] with a seat token: back to that seat after a disconnection (any number of times).
+//!    - [`ClientMsg::Spectate`] with a spectator token: read-only.
+//!    - [`ClientMsg::QuickMatch`]: paired with the next player who asks for the same board; answered
+//!      [`ServerMsg::Queued`], then [`ServerMsg::Seated`].
+//!
+//!    Each is followed by a [`ServerMsg::State`], the full game.
+//! 3. In a game, the server sends [`ServerMsg::TurnPlayed`] for each turn (to both players, the mover included, and to
+//!    spectators), [`ServerMsg::State`] after anything else that changes the game (draw agreed, resignation,
+//!    takeback, a seat taken), [`ServerMsg::Offer`] and [`ServerMsg::Declined`] for draw offers and takeback requests,
+//!    and [`ServerMsg::Presence`] when the opponent connects or disconnects.
+//! 4. Anything refused is answered [`ServerMsg::Error`] with an [`ErrorCode`], and changes nothing.
+//!
+//! Tokens and invite codes are secrets of 128 random bits (32 hexadecimal digits): keep them to reconnect, never
+//! show the seat token to the opponent. The game id is not a secret and grants nothing.
+//!
+//! ```
+//! use fanorona_net::{ClientMsg, ServerMsg, PROTOCOL_VERSION};
+//! let hello = ClientMsg::Hello { version: PROTOCOL_VERSION };
+//! let text = hello.to_json();
+//! assert_eq!(text, r#"{"type":"hello","version":1}"#);
+//! assert_eq!(fanorona_net::parse_client(&text), Ok(hello));
+//! let welcome = ServerMsg::Welcome { version: PROTOCOL_VERSION };
+//! assert_eq!(fanorona_net::parse_server(&welcome.to_json()), Ok(welcome));
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The protocol version this crate speaks; the server refuses a [`ClientMsg::Hello`] with another.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest message either side accepts, in bytes. A full record of a long game is far below it.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// The largest client message the server accepts, in bytes: client messages are short.
+pub const MAX_CLIENT_MESSAGE_BYTES: usize = 4 * 1024;
+
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// The longest turn text, in bytes (a relay on the 9×5 board is far shorter).
+pub const MAX_TURN_BYTES: usize = 512;
+
+/// The longest rules text, in bytes.
+pub const MAX_RULES_BYTES: usize = 256;
+
+/// The length of a token or invite code: 32 hexadecimal digits (128 bits).
+pub const TOKEN_CHARS: usize = 32;
+
+/// The board of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Board {
+    /// Fanoron-Tsivy, 9 × 5: the main game.
+    #[serde(rename = "9x5")]
+    Tsivy,
+    /// Fanoron-Dimy, 5 × 5.
+    #[serde(rename = "5x5")]
+    Dimy,
+}
+
+impl Board {
+    /// The record's `Variant` tag text: `9x5` or `5x5`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Board::Tsivy => "9x5",
+            Board::Dimy => "5x5",
+        }
+    }
+}
+
+/// A player's colour (a seat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Colour {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Colour {
+    /// The other colour.
+    pub fn opponent(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    /// "white" or "black".
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+}
+
+/// The creator's choice of colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColourChoice {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Drawn by the server.
+    Random,
+}
+
+/// What a connection is in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Plays White.
+    White,
+    /// Plays Black.
+    Black,
+    /// Watches.
+    Spectator,
+}
+
+/// What an [`ServerMsg::Offer`] or [`ServerMsg::Declined`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferKind {
+    /// A draw offer.
+    Draw,
+    /// A takeback request: the requester's last turn (and the opponent's reply, if any) is taken back.
+    Takeback,
+}
+
+/// A message from the client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// The first message of every connection.
+    Hello {
+        /// [`PROTOCOL_VERSION`].
+        version: u32,
+    },
+    /// Starts a new game against a friend.
+    Create {
+        /// The board.
+        board: Board,
+        /// The rule options as the engine's rules tag text (`Rules::to_tag`); empty for the default rules.
+        #[serde(default)]
+        rules: String,
+        /// The creator's colour.
+        colour: ColourChoice,
+        /// The creator's display name (at most [`MAX_NAME_CHARS`] characters; empty for none).
+        #[serde(default)]
+        name: String,
+    },
+    /// Takes the free seat of a game with the invite code from [`ServerMsg::Created`].
+    Join {
+        /// The invite code.
+        invite: String,
+        /// The joiner's display name.
+        #[serde(default)]
+        name: String,
+    },
+    /// Comes back to a seat with its token.
+    Resume {
+        /// The seat token.
+        token: String,
+    },
+    /// Watches a game with its spectator token.
+    Spectate {
+        /// The spectator token.
+        token: String,
+    },
+    /// Asks to be paired with the next player who asks for the same board (default rules, colours drawn).
+    QuickMatch {
+        /// The board.
+        board: Board,
+        /// The display name.
+        #[serde(default)]
+        name: String,
+    },
+    /// Leaves the quick-match queue.
+    CancelQuickMatch,
+    /// Plays a whole turn.
+    Turn {
+        /// The number of turns played before this one; a turn sent twice (after a reconnection) or late is refused
+        /// with [`ErrorCode::StaleTurn`] instead of being played in the wrong place.
+        ply: u32,
+        /// The turn in the engine's turn notation, e.g. `d3-e3A e3-e4W`.
+        turn: String,
+    },
+    /// Offers a draw (or accepts the opponent's standing offer).
+    OfferDraw,
+    /// Accepts the opponent's draw offer.
+    AcceptDraw,
+    /// Declines the opponent's draw offer.
+    DeclineDraw,
+    /// Resigns the game.
+    Resign,
+    /// Asks to take back one's last turn.
+    RequestTakeback,
+    /// Accepts the opponent's takeback request.
+    AcceptTakeback,
+    /// Declines the opponent's takeback request.
+    DeclineTakeback,
+    /// Asks for a fresh [`ServerMsg::State`].
+    Sync,
+    /// Keeps an idle connection open; answered [`ServerMsg::Pong`].
+    Ping,
+}
+
+impl ClientMsg {
+    /// The message as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("client messages always serialize")
+    }
+}
+
+/// One seat of a game, as everybody in it sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// Whether a player holds the seat.
+    pub taken: bool,
+    /// The player's display name (empty if none).
+    pub name: String,
+    /// Whether the player is connected now.
+    pub connected: bool,
+}
+
+/// The whole state of a game, sent on entering it and after changes other than a plain turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    /// The game id (public; grants nothing).
+    pub game: String,
+    /// What the receiving connection is in this game.
+    pub you: Role,
+    /// The full game record text (tags and turns) that the engine's `Record::load` reads.
+    pub record: String,
+    /// Turns played so far (the `ply` the next [`ClientMsg::Turn`] carries).
+    pub ply: u32,
+    /// Whose turn it is; `None` once the game is over.
+    pub to_move: Option<Colour>,
+    /// The record's `Result` tag: `*`, `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// How the game ended, in words (the record's `Termination` tag); empty while it goes on.
+    pub termination: String,
+    /// White's seat.
+    pub white: SeatInfo,
+    /// Black's seat.
+    pub black: SeatInfo,
+    /// The side with a standing draw offer.
+    pub draw_offer: Option<Colour>,
+    /// The side with a standing takeback request.
+    pub takeback_request: Option<Colour>,
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMsg {
+    /// The answer to [`ClientMsg::Hello`].
+    Welcome {
+        /// The server's [`PROTOCOL_VERSION`].
+        version: u32,
+    },
+    /// A game was created for this connection, which holds the creator's seat.
+    Created {
+        /// The game id.
+        game: String,
+        /// The creator's colour.
+        colour: Colour,
+        /// The creator's seat token (secret: keep it to reconnect).
+        token: String,
+        /// The code that seats the friend (once).
+        invite: String,
+        /// The token that lets anyone holding it watch.
+        spectate: String,
+    },
+    /// This connection holds a seat (after [`ClientMsg::Join`], [`ClientMsg::Resume`] or a quick match).
+    Seated {
+        /// The game id.
+        game: String,
+        /// The seat's colour.
+        colour: Colour,
+        /// The seat token (secret: keep it to reconnect).
+        token: String,
+    },
+    /// This connection watches a game.
+    Spectating {
+        /// The game id.
+        game: String,
+    },
+    /// Waiting for a quick-match opponent.
+    Queued {
+        /// The board asked for.
+        board: Board,
+    },
+    /// The full state of the game.
+    State(GameState),
+    /// A turn was played and stored.
+    TurnPlayed {
+        /// The number of turns before this one.
+        ply: u32,
+        /// Who played it.
+        by: Colour,
+        /// The turn, in turn notation.
+        turn: String,
+        /// Whose turn it is now; `None` if this turn ended the game (a [`ServerMsg::State`] follows).
+        to_move: Option<Colour>,
+    },
+    /// A draw offer or takeback request was made.
+    Offer {
+        /// What is offered.
+        kind: OfferKind,
+        /// Who made it.
+        by: Colour,
+    },
+    /// A draw offer or takeback request was declined (or withdrawn by a turn).
+    Declined {
+        /// What was declined.
+        kind: OfferKind,
+        /// Who declined.
+        by: Colour,
+    },
+    /// A player connected or disconnected.
+    Presence {
+        /// The seat.
+        colour: Colour,
+        /// Whether it is connected now.
+        connected: bool,
+    },
+    /// The answer to [`ClientMsg::Ping`].
+    Pong,
+    /// A request was refused; nothing changed.
+    Error {
+        /// What went wrong.
+        code: ErrorCode,
+        /// Details in English, for logs.
+        message: String,
+    },
+}
+
+impl ServerMsg {
+    /// The message as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("server messages always serialize")
+    }
+
+    /// An error message.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error { code, message: message.into() }
+    }
+}
+
+/// Why the server refused a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The client's protocol version is not the server's; the connection is closed.
+    VersionMismatch,
+    /// The message is not valid JSON of a known message type.
+    Malformed,
+    /// The message is over the size limit.
+    TooLarge,
+    /// A field's value is out of bounds (a display name too long or with control characters, a bad token form).
+    InvalidField,
+    /// The first message must be [`ClientMsg::Hello`].
+    HelloFirst,
+    /// Too many messages per second; slow down.
+    RateLimited,
+    /// No game has this token or invite code.
+    UnknownGame,
+    /// The invite was already used: the seat is taken.
+    SeatTaken,
+    /// This connection is already in a game (or in the quick-match queue).
+    AlreadyInGame,
+    /// This connection is not in a game.
+    NotInGame,
+    /// Only a player may do this: the connection is a spectator.
+    NotYourSeat,
+    /// It is the opponent's turn.
+    NotYourTurn,
+    /// The turn's `ply` is not the number of turns played: it was sent twice or is late.
+    StaleTurn,
+    /// The turn is not turn notation.
+    BadNotation,
+    /// The turn is illegal in the current position.
+    IllegalTurn,
+    /// The game is over.
+    GameOver,
+    /// The rules text is not a valid rules tag.
+    BadRules,
+    /// There is no offer or request to answer, or nothing to take back.
+    NothingToAnswer,
+    /// The opponent's seat is still free.
+    NoOpponent,
+    /// The server could not store the change; nothing changed, try again.
+    Internal,
+    /// The server is at its limit of games or connections.
+    ServerBusy,
+}
+
+/// Why a text could not be read as a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// [`ErrorCode::TooLarge`], [`ErrorCode::Malformed`] or [`ErrorCode::InvalidField`].
+    pub code: ErrorCode,
+    /// Details in English.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl ParseError {
+    fn new(code: ErrorCode, message: impl Into<String>) -> ParseError {
+        ParseError { code, message: message.into() }
+    }
+
+    /// The error as the server sends it.
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::error(self.code, self.message.clone())
+    }
+}
+
+/// Reads a client message and checks its fields' bounds (sizes, names, token forms). Never panics.
+pub fn parse_client(text: &str) -> Result<ClientMsg, ParseError> {
+    if text.len() > MAX_CLIENT_MESSAGE_BYTES {
+        return Err(ParseError::new(
+            ErrorCode::TooLarge,
+            format!("{} bytes; the limit is {MAX_CLIENT_MESSAGE_BYTES}", text.len()),
+        ));
+    }
+    let msg: ClientMsg =
+        serde_json::from_str(text).map_err(|e| ParseError::new(ErrorCode::Malformed, e.to_string()))?;
+    validate_client(&msg)?;
+    Ok(msg)
+}
+
+/// Reads a client message from bytes (a binary frame, or text not yet checked as UTF-8).
+pub fn parse_client_bytes(bytes: &[u8]) -> Result<ClientMsg, ParseError> {
+    if bytes.len() > MAX_CLIENT_MESSAGE_BYTES {
+        return Err(ParseError::new(
+            ErrorCode::TooLarge,
+            format!("{} bytes; the limit is {MAX_CLIENT_MESSAGE_BYTES}", bytes.len()),
+        ));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| ParseError::new(ErrorCode::Malformed, e.to_string()))?;
+    parse_client(text)
+}
+
+/// Reads a server message (on the client). Never panics.
+pub fn parse_server(text: &str) -> Result<ServerMsg, ParseError> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(ParseError::new(
+            ErrorCode::TooLarge,
+            format!("{} bytes; the limit is {MAX_MESSAGE_BYTES}", text.len()),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| ParseError::new(ErrorCode::Malformed, e.to_string()))
+}
+
+fn validate_client(msg: &ClientMsg) -> Result<(), ParseError> {
+    match msg {
+        ClientMsg::Create { rules, name, .. } => {
+            check_name(name)?;
+            if rules.len() > MAX_RULES_BYTES {
+                return Err(ParseError::new(ErrorCode::InvalidField, "rules text too long"));
+            }
+            Ok(())
+        }
+        ClientMsg::Join { invite, name } => {
+            check_token(invite)?;
+            check_name(name)
+        }
+        ClientMsg::Resume { token } | ClientMsg::Spectate { token } => check_token(token),
+        ClientMsg::QuickMatch { name, .. } => check_name(name),
+        ClientMsg::Turn { turn, .. } => {
+            if turn.len() > MAX_TURN_BYTES {
+                return Err(ParseError::new(ErrorCode::InvalidField, "turn text too long"));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `name` is an acceptable display name: at most [`MAX_NAME_CHARS`] characters, no control or formatting
+/// characters (no line breaks, no bidirectional overrides), no leading or trailing white space.
+pub fn check_name(name: &str) -> Result<(), ParseError> {
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(ParseError::new(ErrorCode::InvalidField, format!("names are at most {MAX_NAME_CHARS} characters")));
+    }
+    if name.chars().any(|c| c.is_control() || is_format_char(c)) {
+        return Err(ParseError::new(ErrorCode::InvalidField, "names may not hold control or formatting characters"));
+    }
+    if name.trim() != name {
+        return Err(ParseError::new(ErrorCode::InvalidField, "names may not start or end with white space"));
+    }
+    Ok(())
+}
+
+/// Cleans a typed display name so that [`check_name`] accepts it: control and formatting characters dropped, white
+/// space trimmed, cut to [`MAX_NAME_CHARS`] characters. For the client, before it sends a name.
+pub fn sanitize_name(name: &str) -> String {
+    let kept: String = name.chars().filter(|&c| !c.is_control() && !is_format_char(c)).collect();
+    let cut: String = kept.trim().chars().take(MAX_NAME_CHARS).collect();
+    cut.trim_end().to_string()
+}
+
+/// Invisible characters that change how text around them is shown (bidirectional overrides, zero-width joiners),
+/// which could make one name pass for another.
+fn is_format_char(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+}
+
+/// Whether `token` has the form of a token or invite code: [`TOKEN_CHARS`] lowercase hexadecimal digits.
+pub fn check_token(token: &str) -> Result<(), ParseError> {
+    if token.len() == TOKEN_CHARS && token.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(())
+    } else {
+        Err(ParseError::new(ErrorCode::InvalidField, format!("tokens are {TOKEN_CHARS} lowercase hexadecimal digits")))
+    }
+}
+
+/// Reconnection delays for a client that lost its connection: doubling from 250 ms to at most 10 s, each spread by
+/// up to a quarter at random so that many clients cut off at once do not all come back in the same instant.
+#[derive(Clone, Debug)]
+pub struct Backoff {
+    attempt: u32,
+    state: u64,
+}
+
+impl Backoff {
+    /// The first delay, in milliseconds.
+    pub const FIRST_MS: u64 = 250;
+    /// The longest delay, in milliseconds.
+    pub const MAX_MS: u64 = 10_000;
+
+    /// A new schedule; `seed` spreads the delays (any value, e.g. the clock).
+    pub fn new(seed: u64) -> Backoff {
+        Backoff { attempt: 0, state: seed | 1 }
+    }
+
+    /// The delay before the next attempt, in milliseconds.
+    pub fn next_delay_ms(&mut self) -> u64 {
+        let base = (Self::FIRST_MS << self.attempt.min(6)).min(Self::MAX_MS);
+        self.attempt = self.attempt.saturating_add(1);
+        // xorshift64: no rand dependency on wasm, and the spread needs no quality.
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        base - (self.state % (base / 4 + 1))
+    }
+
+    /// Starts again from the first delay, after a connection succeeded.
+    pub fn reset(&mut self) {
+        self.attempt = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_client_message_round_trips() {
+        let token = "0123456789abcdef0123456789abcdef".to_string();
+        let msgs = vec![
+            ClientMsg::Hello { version: 1 },
+            ClientMsg::Create {
+                board: Board::Dimy,
+                rules: "first=black".into(),
+                colour: ColourChoice::Random,
+                name: "Rasoa".into(),
+            },
+            ClientMsg::Join { invite: token.clone(), name: "Be".into() },
+            ClientMsg::Resume { token: token.clone() },
+            ClientMsg::Spectate { token },
+            ClientMsg::QuickMatch { board: Board::Tsivy, name: String::new() },
+            ClientMsg::CancelQuickMatch,
+            ClientMsg::Turn { ply: 3, turn: "d3-e3A e3-e4W".into() },
+            ClientMsg::OfferDraw,
+            ClientMsg::AcceptDraw,
+            ClientMsg::DeclineDraw,
+            ClientMsg::Resign,
+            ClientMsg::RequestTakeback,
+            ClientMsg::AcceptTakeback,
+            ClientMsg::DeclineTakeback,
+            ClientMsg::Sync,
+            ClientMsg::Ping,
+        ];
+        for m in msgs {
+            assert_eq!(parse_client(&m.to_json()), Ok(m.clone()), "{}", m.to_json());
+        }
+    }
+
+    #[test]
+    fn wire_form_is_stable() {
+        let m = ClientMsg::Create {
+            board: Board::Tsivy,
+            rules: String::new(),
+            colour: ColourChoice::White,
+            name: "A".into(),
+        };
+        assert_eq!(m.to_json(), r#"{"type":"create","board":"9x5","rules":"","colour":"white","name":"A"}"#);
+        assert_eq!(ClientMsg::OfferDraw.to_json(), r#"{"type":"offer_draw"}"#);
+        let e = ServerMsg::error(ErrorCode::NotYourTurn, "wait");
+        assert_eq!(e.to_json(), r#"{"type":"error","code":"not_your_turn","message":"wait"}"#);
+        // Optional fields may be left out.
+        assert_eq!(
+            parse_client(r#"{"type":"create","board":"5x5","colour":"random"}"#),
+            Ok(ClientMsg::Create {
+                board: Board::Dimy,
+                rules: String::new(),
+                colour: ColourChoice::Random,
+                name: String::new()
+            })
+        );
+    }
+
+    #[test]
+    fn server_state_round_trips() {
+        let seat = SeatInfo { taken: true, name: "A".into(), connected: false };
+        let s = ServerMsg::State(GameState {
+            game: "00ff".into(),
+            you: Role::Spectator,
+            record: "[Variant \"9x5\"]\n\n1. d3-e3A\n".into(),
+            ply: 1,
+            to_move: Some(Colour::Black),
+            result: "*".into(),
+            termination: String::new(),
+            white: seat.clone(),
+            black: seat,
+            draw_offer: None,
+            takeback_request: Some(Colour::White),
+        });
+        assert_eq!(parse_server(&s.to_json()), Ok(s));
+    }
+
+    #[test]
+    fn bad_input_gets_typed_errors() {
+        let code = |t: &str| parse_client(t).unwrap_err().code;
+        assert_eq!(code("not json"), ErrorCode::Malformed);
+        assert_eq!(code(r#"{"type":"launch_missiles"}"#), ErrorCode::Malformed);
+        assert_eq!(code(r#"{"type":"hello"}"#), ErrorCode::Malformed);
+        assert_eq!(code(r#"{"type":"hello","version":1,"extra":2}"#), ErrorCode::Malformed);
+        assert_eq!(code(r#"{"type":"hello","version":-1}"#), ErrorCode::Malformed);
+        assert_eq!(code(&" ".repeat(MAX_CLIENT_MESSAGE_BYTES + 1)), ErrorCode::TooLarge);
+        assert_eq!(code(r#"{"type":"resume","token":"ABC"}"#), ErrorCode::InvalidField);
+        let long = "x".repeat(MAX_NAME_CHARS + 1);
+        assert_eq!(
+            code(&format!(r#"{{"type":"quick_match","board":"9x5","name":"{long}"}}"#)),
+            ErrorCode::InvalidField
+        );
+        assert_eq!(code(r#"{"type":"quick_match","board":"9x5","name":"a\nb"}"#), ErrorCode::InvalidField);
+        assert_eq!(code(r#"{"type":"quick_match","board":"9x5","name":"a\u202eb"}"#), ErrorCode::InvalidField);
+        assert_eq!(parse_client_bytes(&[0xff, 0xfe]).unwrap_err().code, ErrorCode::Malformed);
+    }
+
+    #[test]
+    fn names_are_sanitized() {
+        assert_eq!(sanitize_name("  Ra\u{202E}soa\n "), "Rasoa");
+        assert_eq!(sanitize_name(&"é".repeat(40)).chars().count(), MAX_NAME_CHARS);
+        assert!(check_name(&sanitize_name(" x \u{7}y    ")).is_ok());
+        assert_eq!(sanitize_name("Be Razafy"), "Be Razafy");
+    }
+
+    #[test]
+    fn backoff_grows_to_a_bound_and_resets() {
+        let mut b = Backoff::new(7);
+        let delays: Vec<u64> = (0..12).map(|_| b.next_delay_ms()).collect();
+        assert!(delays[0] <= Backoff::FIRST_MS && delays[0] >= Backoff::FIRST_MS * 3 / 4);
+        assert!(delays.iter().all(|&d| d <= Backoff::MAX_MS));
+        assert!(delays[11] >= Backoff::MAX_MS * 3 / 4);
+        b.reset();
+        assert!(b.next_delay_ms() <= Backoff::FIRST_MS);
+    }
+}

@@ -1,0 +1,248 @@
+//! One WebSocket connection: hello and version check, rate limit, idle timeout, and the requests of its place.
+
+use crate::hub::{Hub, IpGuard, Placed, Refusal, RoomRef, refuse, role};
+use crate::room::ConnHandle;
+use axum::extract::ws::{Message, WebSocket};
+use fanorona_net::{ClientMsg, ErrorCode, PROTOCOL_VERSION, Role, ServerMsg, parse_client, parse_client_bytes};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{Notify, mpsc};
+
+/// Messages waiting to be written to one connection; a client that lets more pile up is closed.
+const OUTBOX: usize = 256;
+
+/// A token bucket: `rate` messages a second on average, bursts of up to `burst`.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Where the connection is.
+enum Place {
+    /// Before [`ClientMsg::Hello`].
+    New,
+    /// Greeted, in no game.
+    Lobby,
+    /// In the quick-match queue.
+    Queued(tokio::sync::oneshot::Receiver<(RoomRef, fanorona_engine::Side)>),
+    /// In a game.
+    Game(RoomRef, Role),
+}
+
+/// What woke the connection up.
+enum Event {
+    /// It was told to close.
+    Kill,
+    /// A quick match was made (or the queue entry was dropped).
+    Matched(Option<(RoomRef, fanorona_engine::Side)>),
+    /// A frame, the end of the stream, or the idle timeout.
+    Frame(Result<Option<Result<Message, axum::Error>>, tokio::time::error::Elapsed>),
+}
+
+/// Serves one connection until it closes, is idle too long, misbehaves or is replaced.
+pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<String>(OUTBOX);
+    let me = ConnHandle { id: hub.conn_id(), tx, kill: Arc::new(Notify::new()) };
+    let writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    });
+
+    let config = hub.config.clone();
+    let mut bucket =
+        Bucket { tokens: config.burst, rate: config.msgs_per_sec, burst: config.burst, at: Instant::now() };
+    let mut strikes = 0;
+    let mut place = Place::New;
+    loop {
+        let wait = if matches!(place, Place::New) { config.hello_timeout } else { config.idle_timeout };
+        let event = {
+            let matched = async {
+                match &mut place {
+                    Place::Queued(rx) => rx.await.ok(),
+                    _ => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = me.kill.notified() => Event::Kill,
+                m = matched => Event::Matched(m),
+                f = tokio::time::timeout(wait, stream.next()) => Event::Frame(f),
+            }
+        };
+        let frame = match event {
+            Event::Kill => break,
+            Event::Matched(Some((room, side))) => {
+                place = Place::Game(room, role(side));
+                continue;
+            }
+            Event::Matched(None) => {
+                place = Place::Lobby;
+                continue;
+            }
+            Event::Frame(f) => f,
+        };
+        let msg = match frame {
+            Err(_) => break, // idle
+            Ok(None) | Ok(Some(Err(_))) => break,
+            Ok(Some(Ok(m))) => m,
+        };
+        let parsed = match &msg {
+            Message::Text(t) => parse_client(t.as_str()),
+            Message::Binary(b) => parse_client_bytes(b),
+            Message::Close(_) => break,
+            // Pings are answered by the WebSocket layer; they still count as activity.
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if !bucket.take() {
+            strikes += 1;
+            me.send(&ServerMsg::error(ErrorCode::RateLimited, "too many messages; slow down"));
+            if strikes >= config.max_strikes {
+                break;
+            }
+            continue;
+        }
+        let msg = match parsed {
+            Ok(m) => m,
+            Err(e) => {
+                me.send(&e.to_msg());
+                strikes += 1;
+                if strikes >= config.max_strikes || matches!(place, Place::New) {
+                    break;
+                }
+                continue;
+            }
+        };
+        if let Place::New = place {
+            match msg {
+                ClientMsg::Hello { version } if version == PROTOCOL_VERSION => {
+                    me.send(&ServerMsg::Welcome { version: PROTOCOL_VERSION });
+                    place = Place::Lobby;
+                }
+                ClientMsg::Hello { version } => {
+                    let text = format!("this server speaks protocol {PROTOCOL_VERSION}, the client {version}");
+                    me.send(&ServerMsg::error(ErrorCode::VersionMismatch, text));
+                    break;
+                }
+                _ => {
+                    me.send(&ServerMsg::error(ErrorCode::HelloFirst, "the first message must be hello"));
+                    break;
+                }
+            }
+            continue;
+        }
+        if let Err(refusal) = handle(&hub, &me, &mut place, msg).await {
+            me.send(&refusal.to_msg());
+        }
+    }
+
+    match std::mem::replace(&mut place, Place::Lobby) {
+        Place::Game(room, _) => hub.leave(&room, me.id).await,
+        Place::Queued(mut rx) => {
+            hub.leave_queue(me.id);
+            if let Ok((room, _)) = rx.try_recv() {
+                hub.leave(&room, me.id).await;
+            }
+        }
+        Place::New | Place::Lobby => {}
+    }
+    // The writer ends once every copy of the outbox is gone (the game no longer holds one); what was queued, such
+    // as a last error, is still sent. A client that does not read is cut off.
+    drop(me);
+    let abort = writer.abort_handle();
+    if tokio::time::timeout(Duration::from_secs(2), writer).await.is_err() {
+        abort.abort();
+    }
+    drop(guard);
+}
+
+/// One request after the hello.
+async fn handle(hub: &Hub, me: &ConnHandle, place: &mut Place, msg: ClientMsg) -> Result<(), Refusal> {
+    let not_in_game = || refuse(ErrorCode::NotInGame, "join or create a game first");
+    let already = || refuse(ErrorCode::AlreadyInGame, "this connection is already in a game or queue");
+    match msg {
+        ClientMsg::Ping => {
+            me.send(&ServerMsg::Pong);
+            return Ok(());
+        }
+        ClientMsg::Hello { .. } => {
+            me.send(&ServerMsg::Welcome { version: PROTOCOL_VERSION });
+            return Ok(());
+        }
+        ClientMsg::CancelQuickMatch => {
+            if let Place::Queued(_) = place {
+                hub.leave_queue(me.id);
+                *place = Place::Lobby;
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    let placing = matches!(
+        msg,
+        ClientMsg::Create { .. }
+            | ClientMsg::Join { .. }
+            | ClientMsg::Resume { .. }
+            | ClientMsg::Spectate { .. }
+            | ClientMsg::QuickMatch { .. }
+    );
+    match place {
+        Place::Lobby if placing => {
+            let placed = match msg {
+                ClientMsg::Create { board, rules, colour, name } => hub.create(me, board, &rules, colour, name).await,
+                ClientMsg::Join { invite, name } => hub.join(me, &invite, name).await,
+                ClientMsg::Resume { token } => hub.resume(me, &token).await,
+                ClientMsg::Spectate { token } => hub.spectate(me, &token).await,
+                ClientMsg::QuickMatch { board, name } => hub.quick_match(me, board, name).await,
+                _ => unreachable!("only placing messages get here"),
+            }?;
+            *place = match placed {
+                Placed::Game(room, role) => Place::Game(room, role),
+                Placed::Queued(_, rx) => Place::Queued(rx),
+            };
+            Ok(())
+        }
+        Place::Lobby => Err(not_in_game()),
+        Place::Queued(_) => Err(if placing { already() } else { not_in_game() }),
+        Place::New => Err(refuse(ErrorCode::HelloFirst, "the first message must be hello")),
+        Place::Game(..) if placing => Err(already()),
+        Place::Game(room, who) => {
+            let (room, who) = (room.clone(), *who);
+            match msg {
+                ClientMsg::Turn { ply, turn } => hub.turn(&room, who, ply, &turn).await,
+                ClientMsg::OfferDraw => hub.draw(&room, who, None).await,
+                ClientMsg::AcceptDraw => hub.draw(&room, who, Some(true)).await,
+                ClientMsg::DeclineDraw => hub.draw(&room, who, Some(false)).await,
+                ClientMsg::Resign => hub.resign(&room, who).await,
+                ClientMsg::RequestTakeback => hub.takeback(&room, who, None).await,
+                ClientMsg::AcceptTakeback => hub.takeback(&room, who, Some(true)).await,
+                ClientMsg::DeclineTakeback => hub.takeback(&room, who, Some(false)).await,
+                ClientMsg::Sync => {
+                    me.send(&room.lock().await.state(who));
+                    Ok(())
+                }
+                _ => Ok(()),
+            }
+        }
+    }
+}

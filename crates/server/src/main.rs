@@ -1,0 +1,99 @@
+//! `fanorona-server`: hosts online games and the web build on one port; `fanorona-server loadtest` loads a server.
+
+use clap::{Args, Parser, Subcommand};
+use fanorona_server::{Config, db::Db, hub::Hub, loadtest};
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(version, about = "Fanorona game server: online play and the web build from one port")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Plays many random games against a running server over real WebSockets and reports the numbers.
+    Loadtest(loadtest::Options),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// The port (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value = "0.0.0.0")]
+    bind: IpAddr,
+    /// The SQLite database (default: games.sqlite3 in the platform's data folder).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// The web build to serve (missing: only the API is served).
+    #[arg(long, default_value = "web/dist")]
+    web_dir: PathBuf,
+    /// Open connections allowed from one IP address.
+    #[arg(long, default_value_t = Config::default().max_conns_per_ip)]
+    max_conns_per_ip: usize,
+    /// Open connections allowed in all.
+    #[arg(long, default_value_t = Config::default().max_connections)]
+    max_connections: usize,
+    /// Messages a second one connection may send on average (bursts of twice that).
+    #[arg(long, default_value_t = Config::default().msgs_per_sec)]
+    msgs_per_sec: f64,
+    /// Seconds without a message after which a connection is closed.
+    #[arg(long, default_value_t = Config::default().idle_timeout.as_secs())]
+    idle_timeout: u64,
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    let result = match cli.command {
+        Some(Command::Loadtest(options)) => runtime.block_on(loadtest::run(options)),
+        None => runtime.block_on(serve(cli.serve)),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fanorona-server: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let path = args.db.or_else(fanorona_server::default_db_path).ok_or("no data folder; give --db PATH")?;
+    let db = Db::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let config = Config {
+        max_conns_per_ip: args.max_conns_per_ip,
+        max_connections: args.max_connections,
+        msgs_per_sec: args.msgs_per_sec,
+        burst: args.msgs_per_sec * 2.0,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        ..Config::default()
+    };
+    let web_dir = if args.web_dir.join("index.html").is_file() {
+        Some(args.web_dir)
+    } else {
+        eprintln!("no web build at {} (build it with web/build.sh); serving the API only", args.web_dir.display());
+        None
+    };
+    let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+        .await
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    // Tests and scripts read this line to learn the port.
+    println!("listening on {addr} (database {})", path.display());
+    let _ = std::io::stdout().flush();
+    let hub = Arc::new(Hub::new(db, config));
+    tokio::select! {
+        r = fanorona_server::serve(listener, hub, web_dir) => r.map_err(|e| e.to_string()),
+        _ = tokio::signal::ctrl_c() => Ok(()),
+    }
+}

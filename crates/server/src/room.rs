@@ -1,0 +1,266 @@
+//! One game in memory: the engine's [`Game`], its seats, its spectators and the standing offers.
+
+use crate::db::{StoredGame, TokenHash};
+use fanorona_engine::record::{Record, variant_tag};
+use fanorona_engine::{Game, Outcome, Rules, Side, Turn, Variant};
+use fanorona_net::{Colour, GameState, Role, SeatInfo, ServerMsg};
+use std::sync::Arc;
+use tokio::sync::{Notify, mpsc};
+
+/// The way to reach one connection: its outbox, and a bell that makes it close.
+#[derive(Clone, Debug)]
+pub struct ConnHandle {
+    /// Unique per connection for the server's lifetime.
+    pub id: u64,
+    /// Messages to send, already as JSON.
+    pub tx: mpsc::Sender<String>,
+    /// Rung to close the connection (another connection took its seat, or it cannot keep up).
+    pub kill: Arc<Notify>,
+}
+
+impl ConnHandle {
+    /// Queues a message. A client too slow to take its messages is closed rather than allowed to grow memory; it
+    /// reconnects and gets a fresh state.
+    pub fn send(&self, msg: &ServerMsg) {
+        self.send_text(msg.to_json());
+    }
+
+    /// Queues a message already as JSON.
+    pub fn send_text(&self, text: String) {
+        if self.tx.try_send(text).is_err() {
+            self.kill.notify_one();
+        }
+    }
+}
+
+/// One seat.
+#[derive(Debug, Default)]
+pub struct Seat {
+    /// The hash of the seat token, once a player holds the seat.
+    pub token_hash: Option<TokenHash>,
+    /// The display name.
+    pub name: String,
+    /// The player's connection, while connected.
+    pub conn: Option<ConnHandle>,
+}
+
+/// A game in memory.
+#[derive(Debug)]
+pub struct Room {
+    /// The game id.
+    pub id: String,
+    /// The game, as the engine plays it.
+    pub game: Game,
+    /// White's and Black's seats, by [`Side::index`].
+    pub seats: [Seat; 2],
+    /// Watching connections.
+    pub spectators: Vec<ConnHandle>,
+    /// Whether the invite code can still seat someone.
+    pub invite_open: bool,
+    /// The side with a standing draw offer.
+    pub draw_offer: Option<Side>,
+    /// The side with a standing takeback request.
+    pub takeback: Option<Side>,
+    /// Set when the room leaves the server's map; a connection that finds it set looks the game up again.
+    pub evicted: bool,
+}
+
+/// The protocol's colour of a side.
+pub fn colour(side: Side) -> Colour {
+    match side {
+        Side::White => Colour::White,
+        Side::Black => Colour::Black,
+    }
+}
+
+/// The side of a protocol colour.
+pub fn side(colour: Colour) -> Side {
+    match colour {
+        Colour::White => Side::White,
+        Colour::Black => Side::Black,
+    }
+}
+
+/// The engine's board of a `Variant` tag text.
+pub fn parse_variant(tag: &str) -> Option<Variant> {
+    match tag {
+        "9x5" => Some(Variant::Tsivy),
+        "5x5" => Some(Variant::Dimy),
+        _ => None,
+    }
+}
+
+impl Room {
+    /// A new game with no seat taken.
+    pub fn new(id: String, rules: Rules) -> Room {
+        Room {
+            id,
+            game: Game::new(rules),
+            seats: [Seat::default(), Seat::default()],
+            spectators: Vec::new(),
+            invite_open: true,
+            draw_offer: None,
+            takeback: None,
+            evicted: false,
+        }
+    }
+
+    /// Rebuilds a stored game, replaying every turn through the engine.
+    pub fn from_stored(stored: StoredGame) -> Result<Room, String> {
+        let variant = parse_variant(&stored.variant).ok_or_else(|| format!("unknown variant {:?}", stored.variant))?;
+        let rules = Rules::from_tag(&stored.rules, variant).map_err(|e| e.to_string())?;
+        let mut room = Room::new(stored.id, rules);
+        for (i, text) in stored.turns.iter().enumerate() {
+            let turn: Turn = text.parse().map_err(|e| format!("stored turn {i} {text:?}: {e}"))?;
+            room.game.play_turn(&turn).map_err(|e| format!("stored turn {i} {text:?}: {e}"))?;
+        }
+        match stored.ending.as_deref() {
+            None => {}
+            Some("draw") => room.game.agree_draw().map_err(|e| e.to_string())?,
+            Some("resign white") => room.game.resign(Side::White).map_err(|e| e.to_string())?,
+            Some("resign black") => room.game.resign(Side::Black).map_err(|e| e.to_string())?,
+            Some(other) => return Err(format!("unknown ending {other:?}")),
+        }
+        room.invite_open = stored.invite_open;
+        for (seat, stored) in room.seats.iter_mut().zip([stored.white, stored.black]) {
+            if let Some(s) = stored {
+                seat.token_hash = Some(s.token_hash);
+                seat.name = s.name;
+            }
+        }
+        Ok(room)
+    }
+
+    /// The `Variant` tag text.
+    pub fn variant_tag(&self) -> &'static str {
+        variant_tag(self.game.rules().variant)
+    }
+
+    /// Turns played.
+    pub fn ply(&self) -> u32 {
+        self.game.turns().len() as u32
+    }
+
+    /// Whose turn it is, while the game goes on.
+    pub fn to_move(&self) -> Option<Side> {
+        (!self.game.is_over()).then(|| self.game.position().side_to_move())
+    }
+
+    /// Whether nobody is connected.
+    pub fn is_empty(&self) -> bool {
+        self.spectators.is_empty() && self.seats.iter().all(|s| s.conn.is_none())
+    }
+
+    /// The full state as `role` sees it.
+    pub fn state(&self, role: Role) -> ServerMsg {
+        let record = Record::from_game(&self.game, &self.seats[0].name, &self.seats[1].name, "");
+        let seat =
+            |s: &Seat| SeatInfo { taken: s.token_hash.is_some(), name: s.name.clone(), connected: s.conn.is_some() };
+        let termination = match self.game.outcome() {
+            None => String::new(),
+            Some(o) => termination(o).to_string(),
+        };
+        ServerMsg::State(GameState {
+            game: self.id.clone(),
+            you: role,
+            ply: self.ply(),
+            to_move: self.to_move().map(colour),
+            result: record.tag("Result").unwrap_or("*").to_string(),
+            termination,
+            record: record.to_string(),
+            white: seat(&self.seats[0]),
+            black: seat(&self.seats[1]),
+            draw_offer: self.draw_offer.map(colour),
+            takeback_request: self.takeback.map(colour),
+        })
+    }
+
+    /// Every connection with its role.
+    fn members(&self) -> impl Iterator<Item = (&ConnHandle, Role)> {
+        let white = self.seats[0].conn.iter().map(|c| (c, Role::White));
+        let black = self.seats[1].conn.iter().map(|c| (c, Role::Black));
+        white.chain(black).chain(self.spectators.iter().map(|c| (c, Role::Spectator)))
+    }
+
+    /// Sends a message to everybody in the game.
+    pub fn broadcast(&self, msg: &ServerMsg) {
+        let text = msg.to_json();
+        for (c, _) in self.members() {
+            c.send_text(text.clone());
+        }
+    }
+
+    /// Sends a message to everybody but one connection.
+    pub fn broadcast_except(&self, except: u64, msg: &ServerMsg) {
+        let text = msg.to_json();
+        for (c, _) in self.members().filter(|(c, _)| c.id != except) {
+            c.send_text(text.clone());
+        }
+    }
+
+    /// Sends everybody the full state, each with its own role.
+    pub fn broadcast_state(&self) {
+        for (c, role) in self.members() {
+            c.send(&self.state(role));
+        }
+    }
+
+    /// Removes a connection; returns the seat it held, if any.
+    pub fn remove(&mut self, conn: u64) -> Option<Side> {
+        self.spectators.retain(|c| c.id != conn);
+        for side in Side::BOTH {
+            let seat = &mut self.seats[side.index()];
+            if seat.conn.as_ref().is_some_and(|c| c.id == conn) {
+                seat.conn = None;
+                return Some(side);
+            }
+        }
+        None
+    }
+}
+
+/// The record's `Termination` words for an outcome.
+fn termination(o: Outcome) -> &'static str {
+    use fanorona_engine::DrawReason;
+    match o {
+        Outcome::NoPieces { .. } => "no pieces",
+        Outcome::NoMoves { .. } => "no moves",
+        Outcome::Resignation { .. } => "resignation",
+        Outcome::Draw(DrawReason::Repetition) => "repetition",
+        Outcome::Draw(DrawReason::NoCapture) => "no capture limit",
+        Outcome::Draw(DrawReason::Agreement) => "agreement",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::StoredSeat;
+
+    #[test]
+    fn stored_games_replay_with_their_ending() {
+        let stored = StoredGame {
+            id: "g".into(),
+            variant: "9x5".into(),
+            rules: Rules::default().to_tag(),
+            invite_open: false,
+            ending: Some("resign black".into()),
+            white: Some(StoredSeat { token_hash: [1; 32], name: "A".into() }),
+            black: Some(StoredSeat { token_hash: [2; 32], name: "B \"q\"".into() }),
+            turns: vec!["d3-e3A".into(), "f4-f3A".into()],
+        };
+        let room = Room::from_stored(stored.clone()).unwrap();
+        assert_eq!(room.ply(), 2);
+        assert_eq!(room.to_move(), None);
+        let ServerMsg::State(s) = room.state(Role::White) else { panic!() };
+        assert_eq!(s.result, "1-0");
+        assert_eq!(s.termination, "resignation");
+        // The record text carries the names and reads back to the same game.
+        let back = Record::load(&s.record).unwrap();
+        assert_eq!(back.turns().len(), 2);
+        assert!(s.record.contains("B \\\"q\\\""));
+
+        let bad = StoredGame { turns: vec!["a1-a2".into()], ..stored };
+        assert!(Room::from_stored(bad).is_err());
+    }
+}

@@ -1,0 +1,412 @@
+//! Online play end to end: a real server on a loopback port with a temporary database, real WebSocket clients.
+
+mod common;
+
+use common::{Client, Pair, pair, spawn_binary, start};
+use fanorona_engine::record::Record;
+use fanorona_engine::{Game, Rules, Turn};
+use fanorona_net::{Backoff, Board, ClientMsg, Colour, ErrorCode, OfferKind, PROTOCOL_VERSION, ServerMsg};
+use fanorona_server::Config;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Limits loose enough that tests playing quickly are not rate limited.
+fn fast() -> Config {
+    Config { msgs_per_sec: 1000.0, burst: 1000.0, ..Config::default() }
+}
+
+/// Plays `n` random legal turns (or until the game ends), checking that both players see each one.
+async fn play_random(p: &mut Pair, game: &mut Game, rng: &mut SmallRng, n: usize) {
+    for _ in 0..n {
+        if game.is_over() {
+            return;
+        }
+        let ply = game.turns().len() as u32;
+        let turns = game.position().legal_turns();
+        let turn = turns[rng.random_range(0..turns.len())].clone();
+        let white_moves = game.position().side_to_move() == fanorona_engine::Side::White;
+        game.play_turn(&turn).unwrap();
+        let (mover, other) = if white_moves { (&mut p.white, &mut p.black) } else { (&mut p.black, &mut p.white) };
+        mover.send(&ClientMsg::Turn { ply, turn: turn.to_string() }).await;
+        assert_eq!(other.turn_played(ply).await, turn.to_string());
+        assert_eq!(mover.turn_played(ply).await, turn.to_string());
+    }
+}
+
+#[tokio::test]
+async fn a_whole_game_to_the_end_with_a_spectator() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let mut p = pair(server.addr).await;
+    let mut watcher = Client::connect(server.addr).await;
+    watcher.send(&ClientMsg::Spectate { token: p.spectate.clone() }).await;
+    assert!(matches!(watcher.recv().await, ServerMsg::Spectating { .. }));
+    assert_eq!(watcher.state().await.you, fanorona_net::Role::Spectator);
+
+    let mut game = Game::new(Rules::default());
+    let mut rng = SmallRng::seed_from_u64(11);
+    play_random(&mut p, &mut game, &mut rng, 1000).await;
+    assert!(game.is_over(), "a game ends within 1000 turns (the no-capture draw rule)");
+    let end = p.white.state().await;
+    assert_eq!(end.to_move, None);
+    assert_ne!(end.result, "*");
+    assert!(!end.termination.is_empty());
+    // The record the server sends is the game both clients played.
+    let replayed = Record::load(&end.record).unwrap();
+    assert_eq!(replayed.turns(), game.turns());
+    assert_eq!(replayed.outcome(), game.outcome());
+    assert_eq!(p.black.state().await.record, end.record);
+    // The spectator saw every turn, then the end.
+    let mut seen = 0;
+    let watched = watcher
+        .recv_until(|m| match m {
+            ServerMsg::TurnPlayed { .. } => {
+                seen += 1;
+                None
+            }
+            ServerMsg::State(s) => Some(s.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seen, game.turns().len());
+    assert_eq!(watched.record, end.record);
+    // Nothing more can be played.
+    p.white.send(&ClientMsg::Turn { ply: end.ply, turn: "a1-a2".into() }).await;
+    assert!(matches!(p.white.error().await, ErrorCode::GameOver | ErrorCode::NotYourTurn));
+}
+
+#[tokio::test]
+async fn illegal_malformed_and_wrong_seat_turns_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let mut p = pair(server.addr).await;
+    let before = p.white.sync().await;
+
+    // Black may not play White's turn, even a legal one.
+    p.black.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    assert_eq!(p.black.error().await, ErrorCode::NotYourTurn);
+    // A legal-looking turn that the engine refuses.
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "a1-b1".into() }).await;
+    assert_eq!(p.white.error().await, ErrorCode::IllegalTurn);
+    // A paika move while a capture exists is illegal too.
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "e2-e3".into() }).await;
+    assert_eq!(p.white.error().await, ErrorCode::IllegalTurn);
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "not a turn".into() }).await;
+    assert_eq!(p.white.error().await, ErrorCode::BadNotation);
+    p.white.send(&ClientMsg::Turn { ply: 5, turn: "d3-e3A".into() }).await;
+    assert_eq!(p.white.error().await, ErrorCode::StaleTurn);
+    p.white.send_text(r#"{"type":"turn","ply":0}"#).await;
+    assert_eq!(p.white.error().await, ErrorCode::Malformed);
+    p.white.send_text("\u{0}\u{1}garbage").await;
+    assert_eq!(p.white.error().await, ErrorCode::Malformed);
+    // A spectator holds no seat.
+    let mut watcher = Client::connect(server.addr).await;
+    watcher.send(&ClientMsg::Spectate { token: p.spectate.clone() }).await;
+    watcher.state().await;
+    watcher.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    assert_eq!(watcher.error().await, ErrorCode::NotYourSeat);
+    watcher.send(&ClientMsg::Resign).await;
+    assert_eq!(watcher.error().await, ErrorCode::NotYourSeat);
+
+    assert_eq!(p.white.sync().await, before);
+    assert_eq!(p.black.sync().await.record, before.record);
+    // The legal turn still goes through, once.
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    assert_eq!(p.black.turn_played(0).await, "d3-e3A");
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    assert_eq!(p.white.error().await, ErrorCode::NotYourTurn);
+    assert_eq!(p.white.sync().await.ply, 1);
+}
+
+#[tokio::test]
+async fn killed_server_restarts_mid_game_and_loses_no_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite3");
+    let server = spawn_binary(&db, 0);
+    let addr = server.addr;
+    let mut p = pair(addr).await;
+    let mut game = Game::new(Rules::default());
+    let mut rng = SmallRng::seed_from_u64(5);
+    play_random(&mut p, &mut game, &mut rng, 6).await;
+    // The seventh turn is acknowledged, then the server is killed (SIGKILL) at once.
+    let ply = game.turns().len() as u32;
+    let turns = game.position().legal_turns();
+    let turn = turns[0].clone();
+    game.play_turn(&turn).unwrap();
+    p.white.send(&ClientMsg::Turn { ply, turn: turn.to_string() }).await;
+    p.white.turn_played(ply).await;
+    drop(server);
+    assert!(p.white.try_recv().await.is_none(), "the connection dies with the server");
+
+    // Clients retry with backoff while the server is down, then come back to their seats.
+    let restarted = tokio::task::spawn_blocking(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        spawn_binary(&db, addr.port())
+    });
+    let mut backoff = Backoff::new(1);
+    let mut reconnect = async |token: &str| loop {
+        if let Ok((ws, _)) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await {
+            let mut c = Client { ws };
+            c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION }).await;
+            c.recv().await;
+            c.send(&ClientMsg::Resume { token: token.to_string() }).await;
+            assert!(matches!(c.recv().await, ServerMsg::Seated { .. }));
+            return c;
+        }
+        tokio::time::sleep(Duration::from_millis(backoff.next_delay_ms())).await;
+    };
+    p.white = reconnect(&p.white_token.clone()).await;
+    p.black = reconnect(&p.black_token.clone()).await;
+    let _server = restarted.await.unwrap();
+    let s = p.black.state().await;
+    assert_eq!(s.ply, 7);
+    assert_eq!(Record::load(&s.record).unwrap().turns(), game.turns());
+    assert_eq!(s.white.name, "Rasoa");
+    // And the game goes on.
+    play_random(&mut p, &mut game, &mut rng, 4).await;
+    assert_eq!(p.white.sync().await.ply, game.turns().len() as u32);
+}
+
+#[tokio::test]
+async fn a_dropped_client_comes_back_to_its_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let Pair { white, mut black, white_token, black_token, .. } = pair(server.addr).await;
+    let mut p_black = {
+        let mut w = white;
+        w.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+        w.turn_played(0).await;
+        drop(w);
+        black.turn_played(0).await;
+        black
+    };
+    let gone = p_black
+        .recv_until(|m| match m {
+            ServerMsg::Presence { colour, connected } => Some((*colour, *connected)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(gone, (Colour::White, false));
+    assert!(!p_black.sync().await.white.connected);
+
+    // A made-up token and the opponent's seat both stay closed.
+    let mut stranger = Client::connect(server.addr).await;
+    stranger.send(&ClientMsg::Resume { token: "0123456789abcdef0123456789abcdef".into() }).await;
+    assert_eq!(stranger.error().await, ErrorCode::UnknownGame);
+    stranger.send(&ClientMsg::Spectate { token: white_token.clone() }).await;
+    assert_eq!(stranger.error().await, ErrorCode::UnknownGame);
+
+    let mut white = Client::connect(server.addr).await;
+    white.send(&ClientMsg::Resume { token: white_token.clone() }).await;
+    assert!(matches!(white.recv().await, ServerMsg::Seated { colour: Colour::White, .. }));
+    let s = white.state().await;
+    assert_eq!((s.ply, s.you, s.to_move), (1, fanorona_net::Role::White, Some(Colour::Black)));
+    let back = p_black
+        .recv_until(|m| match m {
+            ServerMsg::Presence { colour, connected } => Some((*colour, *connected)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(back, (Colour::White, true));
+    p_black.send(&ClientMsg::Turn { ply: 1, turn: "f4-f3A".into() }).await;
+    assert_eq!(white.turn_played(1).await, "f4-f3A");
+
+    // A second connection with the same token takes the seat; the first is closed.
+    let mut again = Client::connect(server.addr).await;
+    again.send(&ClientMsg::Resume { token: white_token }).await;
+    assert!(matches!(again.recv().await, ServerMsg::Seated { .. }));
+    loop {
+        if white.try_recv().await.is_none() {
+            break;
+        }
+    }
+    let _ = black_token;
+}
+
+#[tokio::test]
+async fn rate_limit_and_connection_limits_trigger() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config { msgs_per_sec: 2.0, burst: 3.0, max_strikes: 5, max_conns_per_ip: 3, ..Config::default() };
+    let server = start(&dir.path().join("db.sqlite3"), config, None).await;
+    let mut c = Client::connect(server.addr).await;
+    for _ in 0..12 {
+        c.send(&ClientMsg::Ping).await;
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    while let Some(m) = c.try_recv().await {
+        match m {
+            ServerMsg::Pong => pongs += 1,
+            ServerMsg::Error { code: ErrorCode::RateLimited, .. } => limited += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(pongs <= 3, "{pongs} pongs");
+    assert_eq!(limited, 5, "closed after five strikes");
+
+    // Three connections from one address at most: the fourth is refused at the upgrade.
+    let _open: Vec<Client> = {
+        let mut v = Vec::new();
+        for _ in 0..3 {
+            v.push(Client::connect(server.addr).await);
+        }
+        v
+    };
+    let refused = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr)).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
+        other => panic!("expected 429, got {:?}", other.map(|_| ())),
+    }
+}
+
+#[tokio::test]
+async fn hello_comes_first_with_the_right_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let mut c = Client::raw(server.addr).await;
+    c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION + 1 }).await;
+    assert_eq!(c.error().await, ErrorCode::VersionMismatch);
+    assert!(c.try_recv().await.is_none());
+    let mut c = Client::raw(server.addr).await;
+    c.send(&ClientMsg::Ping).await;
+    assert_eq!(c.error().await, ErrorCode::HelloFirst);
+    assert!(c.try_recv().await.is_none());
+    let mut c = Client::connect(server.addr).await;
+    c.send(&ClientMsg::Resign).await;
+    assert_eq!(c.error().await, ErrorCode::NotInGame);
+    c.send(&ClientMsg::Create {
+        board: Board::Tsivy,
+        rules: "relay=sideways".into(),
+        colour: fanorona_net::ColourChoice::Black,
+        name: String::new(),
+    })
+    .await;
+    assert_eq!(c.error().await, ErrorCode::BadRules);
+}
+
+#[tokio::test]
+async fn invites_seat_one_player_and_quick_match_pairs_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let mut a = Client::connect(server.addr).await;
+    a.send(&ClientMsg::Create {
+        board: Board::Dimy,
+        rules: "first=black".into(),
+        colour: fanorona_net::ColourChoice::Black,
+        name: String::new(),
+    })
+    .await;
+    let ServerMsg::Created { invite, .. } = a.recv().await else { panic!() };
+    let s = a.state().await;
+    assert_eq!(s.to_move, Some(Colour::Black));
+    assert!(s.record.contains("[Variant \"5x5\"]"));
+    let mut b = Client::connect(server.addr).await;
+    b.send(&ClientMsg::Join { invite: invite.clone(), name: "B".into() }).await;
+    assert!(matches!(b.recv().await, ServerMsg::Seated { colour: Colour::White, .. }));
+    let mut c = Client::connect(server.addr).await;
+    c.send(&ClientMsg::Join { invite, name: "C".into() }).await;
+    assert_eq!(c.error().await, ErrorCode::UnknownGame);
+
+    let mut q1 = Client::connect(server.addr).await;
+    q1.send(&ClientMsg::QuickMatch { board: Board::Tsivy, name: "Q1".into() }).await;
+    assert_eq!(q1.recv().await, ServerMsg::Queued { board: Board::Tsivy });
+    q1.send(&ClientMsg::Create {
+        board: Board::Tsivy,
+        rules: String::new(),
+        colour: fanorona_net::ColourChoice::White,
+        name: String::new(),
+    })
+    .await;
+    assert_eq!(q1.error().await, ErrorCode::AlreadyInGame);
+    c.send(&ClientMsg::QuickMatch { board: Board::Tsivy, name: "Q2".into() }).await;
+    let ServerMsg::Seated { colour: c1, .. } = q1.recv().await else { panic!() };
+    let ServerMsg::Seated { colour: c2, .. } = c.recv().await else { panic!() };
+    assert_eq!(c1, c2.opponent());
+    let s = q1.state().await;
+    assert!(s.white.taken && s.black.taken);
+    let (mut white, mut black) = if c1 == Colour::White { (q1, c) } else { (c, q1) };
+    white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    assert_eq!(black.turn_played(0).await, "d3-e3A");
+    white.turn_played(0).await;
+}
+
+#[tokio::test]
+async fn draws_takebacks_and_resignation() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let mut p = pair(server.addr).await;
+    let offer = |kind, by| ServerMsg::Offer { kind, by };
+
+    // Takeback: White plays, asks, Black declines, White asks again, Black accepts: the turn is gone.
+    p.black.send(&ClientMsg::RequestTakeback).await;
+    assert_eq!(p.black.error().await, ErrorCode::NothingToAnswer);
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    p.black.turn_played(0).await;
+    p.white.turn_played(0).await;
+    p.white.send(&ClientMsg::RequestTakeback).await;
+    assert_eq!(p.black.recv().await, offer(OfferKind::Takeback, Colour::White));
+    p.black.send(&ClientMsg::DeclineTakeback).await;
+    assert!(matches!(p.white.recv_until(|m| matches!(m, ServerMsg::Declined { .. }).then_some(())).await, ()));
+    p.white.send(&ClientMsg::RequestTakeback).await;
+    p.black.recv_until(|m| matches!(m, ServerMsg::Offer { .. }).then_some(())).await;
+    p.white.send(&ClientMsg::AcceptTakeback).await;
+    assert_eq!(p.white.error().await, ErrorCode::NothingToAnswer);
+    p.black.send(&ClientMsg::AcceptTakeback).await;
+    let s = p.white.state().await;
+    assert_eq!((s.ply, s.to_move), (0, Some(Colour::White)));
+    assert_eq!(Record::load(&s.record).unwrap().turns(), &[] as &[Turn]);
+
+    // Draw: offered, declined, offered again and accepted.
+    p.white.send(&ClientMsg::AcceptDraw).await;
+    assert_eq!(p.white.error().await, ErrorCode::NothingToAnswer);
+    p.white.send(&ClientMsg::OfferDraw).await;
+    assert_eq!(
+        p.black.recv_until(|m| matches!(m, ServerMsg::Offer { .. }).then(|| m.clone())).await,
+        offer(OfferKind::Draw, Colour::White)
+    );
+    p.black.send(&ClientMsg::DeclineDraw).await;
+    p.white.recv_until(|m| matches!(m, ServerMsg::Declined { kind: OfferKind::Draw, .. }).then_some(())).await;
+    p.black.send(&ClientMsg::OfferDraw).await;
+    p.white.recv_until(|m| matches!(m, ServerMsg::Offer { .. }).then_some(())).await;
+    p.white.send(&ClientMsg::AcceptDraw).await;
+    let s = p.black.state().await;
+    assert_eq!((s.result.as_str(), s.termination.as_str(), s.to_move), ("1/2-1/2", "agreement", None));
+    p.black.send(&ClientMsg::Resign).await;
+    assert_eq!(p.black.error().await, ErrorCode::GameOver);
+
+    // Resignation, in a new game.
+    let mut q = pair(server.addr).await;
+    q.black.send(&ClientMsg::Resign).await;
+    let s = q.white.state().await;
+    assert_eq!((s.result.as_str(), s.termination.as_str()), ("1-0", "resignation"));
+}
+
+#[tokio::test]
+async fn the_web_build_is_served_precompressed() {
+    let dir = tempfile::tempdir().unwrap();
+    let web = dir.path().join("dist");
+    std::fs::create_dir(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<html>fanorona</html>").unwrap();
+    std::fs::write(web.join("app.js"), "plain").unwrap();
+    std::fs::write(web.join("app.js.br"), "brotli bytes").unwrap();
+    std::fs::write(web.join("app.js.gz"), "gzip bytes").unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), Some(&web)).await;
+    let get = async |path: &str, accept: &str| {
+        let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: {accept}\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).await.unwrap();
+        out.to_lowercase()
+    };
+    let br = get("/app.js", "gzip, br").await;
+    assert!(br.contains("content-encoding: br") && br.ends_with("brotli bytes"), "{br}");
+    let gz = get("/app.js", "gzip").await;
+    assert!(gz.contains("content-encoding: gzip") && gz.ends_with("gzip bytes"), "{gz}");
+    let plain = get("/app.js", "identity").await;
+    assert!(plain.ends_with("plain"));
+    assert!(get("/", "identity").await.contains("<html>fanorona</html>"));
+    assert!(get("/healthz", "identity").await.ends_with("ok"));
+}
