@@ -6,6 +6,7 @@
 
 pub mod audio;
 pub mod i18n;
+pub mod online;
 pub mod platform;
 pub mod play;
 pub mod save;
@@ -72,6 +73,8 @@ impl Plugin for GamePlugin {
         pause::plugin(app);
         records::plugin(app);
         lessons::plugin(app);
+        online::plugin(app);
+        screens::online::plugin(app);
         cli::plugin(app, self.args.clone());
         if let Some(secs) = self.args.measure_idle {
             platform::measure::plugin(

@@ -28,6 +28,9 @@ pub enum Screen {
     Stats,
     /// A lesson of the guided first game: the player makes the move the lesson asks for.
     Lesson,
+    /// Playing a friend online: the server, a name, create, join, quick match or watch, then the wait for the
+    /// friend (the game itself is [`Screen::Playing`]).
+    Online,
 }
 
 /// Whether the player's own game is on screen (playing or just over): the computed state that board highlights

@@ -6,6 +6,7 @@ pub mod game_over;
 pub mod help;
 pub mod hud;
 pub mod lessons;
+pub mod online;
 pub mod pause;
 pub mod records;
 pub mod settings;
