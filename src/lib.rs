@@ -6,6 +6,7 @@
 
 pub mod audio;
 pub mod i18n;
+pub mod online;
 pub mod platform;
 pub mod play;
 pub mod save;
@@ -76,6 +77,8 @@ impl Plugin for GamePlugin {
         review::plugin(app);
         telo::plugin(app);
         puzzles::plugin(app);
+        online::plugin(app);
+        screens::online::plugin(app);
         cli::plugin(app, self.args.clone());
         if let Some(secs) = self.args.measure_idle {
             platform::measure::plugin(

@@ -34,6 +34,9 @@ pub enum Screen {
     Puzzle,
     /// Fanoron-Telo, the 3 × 3 game (drawn by egui over the main board).
     Telo,
+    /// Playing a friend online: the server, a name, create, join, quick match or watch, then the wait for the
+    /// friend (the game itself is [`Screen::Playing`]).
+    Online,
 }
 
 /// Whether the player's own game is on screen (playing or just over): the computed state that board highlights

@@ -399,6 +399,6 @@ pub fn cancel_all(cpu: &mut CpuPlayer) {
 pub fn cpu_level(setup: &MatchSetup, side: Side) -> Option<Level> {
     match setup.player(side) {
         Player::Cpu(l) => Some(l),
-        Player::Human => None,
+        Player::Human | Player::Remote => None,
     }
 }

@@ -17,6 +17,9 @@ pub enum Player {
     Human,
     /// The engine at a level.
     Cpu(Level),
+    /// A person at another screen, through the online server (`crate::online`): their turns arrive as
+    /// [`MoveAction::Turn`] requests; input and the CPU never move for them.
+    Remote,
 }
 
 /// How the next game is set up: the rules, who plays each side, and the seed of the CPU's choices.
@@ -52,6 +55,12 @@ impl MatchSetup {
     /// Whether a person plays `side`.
     pub fn is_human(&self, side: Side) -> bool {
         self.player(side) == Player::Human
+    }
+
+    /// Whether this is an online game (a player, or both when watching, is [`Player::Remote`]): the server decides
+    /// draws, resignations and takebacks, so the rules refuse those requests (`crate::online` sends them on).
+    pub fn is_online(&self) -> bool {
+        self.players.contains(&Player::Remote)
     }
 }
 
@@ -413,6 +422,7 @@ fn respawn_pieces(
 
 fn apply_requests(
     mut requests: MessageReader<MoveRequest>,
+    setup: Res<MatchSetup>,
     mut state: ResMut<GameState>,
     mut index: ResMut<PieceIndex>,
     mut commands: Commands,
@@ -426,6 +436,13 @@ fn apply_requests(
             out.rejected.write(RequestRejected {
                 action: req.action.clone(),
                 reason: "the position changed since the request was made".into(),
+            });
+            continue;
+        }
+        if setup.is_online() && !allowed_online(&req.action, &state.game) {
+            out.rejected.write(RequestRejected {
+                action: req.action.clone(),
+                reason: "in an online game the server decides this".into(),
             });
             continue;
         }
@@ -500,6 +517,17 @@ fn apply_requests(
         if let Err(reason) = result {
             out.rejected.write(RequestRejected { action: req.action.clone(), reason });
         }
+    }
+}
+
+/// Whether `action` may change an online game locally: moves, and taking back the steps of one's own relay in
+/// progress (the server never saw them). Draws, resignations and takebacks of whole turns go through the server,
+/// whose answer arrives as a [`LoadGame`].
+fn allowed_online(action: &MoveAction, game: &Game) -> bool {
+    match action {
+        MoveAction::Step(_) | MoveAction::Turn(_) | MoveAction::EndTurn => true,
+        MoveAction::Undo { .. } => !game.pending_steps().is_empty(),
+        MoveAction::Redo | MoveAction::OfferDraw(_) | MoveAction::AnswerDraw { .. } | MoveAction::Resign(_) => false,
     }
 }
 

@@ -77,5 +77,6 @@ pub fn player_name(p: Player) -> String {
     match p {
         Player::Human => "Player".into(),
         Player::Cpu(l) => format!("CPU ({})", l.name()),
+        Player::Remote => "Online player".into(),
     }
 }

@@ -44,6 +44,10 @@ pub struct SettingsDoc {
     pub theme: crate::theme::Theme,
     /// The last new-game setup.
     pub setup: SetupDoc,
+    /// The online server's address last used (empty: the default one).
+    pub online_server: String,
+    /// The display name last used online.
+    pub online_name: String,
 }
 
 /// The new-game form, as saved.
@@ -137,6 +141,8 @@ impl SettingsDoc {
                 rules: form.rules.to_tag(),
                 vela_match: form.vela_match,
             },
+            online_server: String::new(),
+            online_name: String::new(),
         }
     }
 
@@ -200,6 +206,19 @@ pub enum PlayerDoc {
     Human,
     /// The CPU at a level 1–5.
     Cpu(u8),
+    /// A person online.
+    Remote,
+}
+
+/// The seat of an online game in progress, so that "Continue" returns to it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct OnlineSeat {
+    /// The server's WebSocket address.
+    pub url: String,
+    /// The seat token (or the spectator code when watching).
+    pub token: String,
+    /// Whether the game was watched rather than played.
+    pub watching: bool,
 }
 
 /// The player's game in progress.
@@ -213,6 +232,9 @@ pub struct SavedGame {
     pub seed: u64,
     /// Whether the loser may claim a vela game after it.
     pub vela_match: bool,
+    /// The online seat, for an online game.
+    #[serde(default)]
+    pub online: Option<OnlineSeat>,
 }
 
 impl SavedGame {
@@ -221,6 +243,7 @@ impl SavedGame {
         let players = Side::BOTH.map(|s| match setup.player(s) {
             Player::Human => PlayerDoc::Human,
             Player::Cpu(l) => PlayerDoc::Cpu(l.number()),
+            Player::Remote => PlayerDoc::Remote,
         });
         let names = Side::BOTH.map(|s| player_name(setup.player(s)));
         SavedGame {
@@ -228,6 +251,7 @@ impl SavedGame {
             players,
             seed: setup.seed,
             vela_match: setup.vela_match,
+            online: None,
         }
     }
 
@@ -239,6 +263,7 @@ impl SavedGame {
             .map(|p| match p {
                 PlayerDoc::Human => Some(Player::Human),
                 PlayerDoc::Cpu(n) => Level::from_number(n).map(Player::Cpu),
+                PlayerDoc::Remote => Some(Player::Remote),
             })
             .map(|p| p.ok_or("a CPU level is not 1 to 5"));
         let [white, black] = players;
@@ -280,7 +305,7 @@ pub struct Stats {
     pub games_played: u32,
     /// Games that reached a result (resignations and draws included).
     pub games_finished: u32,
-    /// Results by opponent: "cpu-1" … "cpu-5" (the player's results against that level) and "hot-seat".
+    /// Results by opponent: "cpu-1" … "cpu-5" (the player's results against that level), "hot-seat" and "online".
     pub results: BTreeMap<String, Tally>,
     /// The most capturing steps a player made in one turn.
     pub longest_relay: u32,
@@ -323,6 +348,8 @@ impl Stats {
         match setup.players {
             [Player::Human, Player::Human] => Some("hot-seat".into()),
             [Player::Human, Player::Cpu(l)] | [Player::Cpu(l), Player::Human] => Some(format!("cpu-{}", l.number())),
+            // Online games count apart from the CPU and hot-seat, whoever the opponent was.
+            [Player::Human, Player::Remote] | [Player::Remote, Player::Human] => Some("online".into()),
             _ => None,
         }
     }
@@ -402,6 +429,11 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
     // A saved new-game form wins over the command line's default level; without one the menus make their own.
     if let Some(doc) = &settings {
         app.insert_resource(doc.form());
+        let mut online = crate::screens::online::OnlineForm { name: doc.online_name.clone(), ..default() };
+        if !doc.online_server.is_empty() {
+            online.server = doc.online_server.clone();
+        }
+        app.insert_resource(online);
     }
     let settings = settings.unwrap_or_else(|| SettingsDoc { language: i18n::system_language(), ..default() });
     // The language first, so that the notices below are in it.
@@ -490,6 +522,7 @@ fn save_settings(
     sound: Res<SoundSettings>,
     theme: Res<crate::theme::Theme>,
     form: Option<Res<SetupForm>>,
+    online: Option<Res<crate::screens::online::OnlineForm>>,
     time: Res<Time<Real>>,
     mut last: Local<Option<SettingsDoc>>,
     mut pending: Local<Option<(SettingsDoc, f32)>>,
@@ -497,7 +530,11 @@ fn save_settings(
     mut demand: ResMut<FrameDemand>,
 ) {
     let form = form.map(|f| f.clone()).unwrap_or_default();
-    let doc = SettingsDoc::from_parts(i18n::language(), *speed, &sound, *theme, &form);
+    let mut doc = SettingsDoc::from_parts(i18n::language(), *speed, &sound, *theme, &form);
+    if let Some(online) = online {
+        doc.online_server = online.server.clone();
+        doc.online_name = online.name.clone();
+    }
     let Some(saved) = last.as_ref() else {
         // The first frame's settings are what was loaded: nothing to save.
         *last = Some(doc);
@@ -534,6 +571,7 @@ fn save_game(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     in_game: Option<Res<State<InGame>>>,
+    online: Option<Res<crate::online::Online>>,
     mut resume: ResMut<Resume>,
     mut saved_generation: Local<Option<u64>>,
     mut notices: ResMut<Notices>,
@@ -542,7 +580,14 @@ fn save_game(
         return;
     }
     *saved_generation = Some(state.generation());
-    let doc = SavedGame::new(state.game(), &setup);
+    let mut doc = SavedGame::new(state.game(), &setup);
+    // An online game keeps its seat: without it, it could not go on.
+    if setup.is_online() {
+        match online.as_deref().filter(|o| o.in_game()).and_then(|o| o.seat()) {
+            Some(seat) => doc.online = Some(seat),
+            None => return,
+        }
+    }
     if resume.saved() == Some(&doc) {
         return;
     }

@@ -44,6 +44,7 @@ fn game_over(
     mut next: ResMut<NextState<Screen>>,
     mut export: MessageWriter<crate::screens::records::ExportRecord>,
     mut replays: MessageWriter<crate::screens::records::ReplayGame>,
+    mut online: Option<ResMut<crate::online::Online>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(outcome) = state.game().outcome() else { return Ok(()) };
@@ -70,7 +71,18 @@ fn game_over(
                 let after = tf("over.after_turns", &[("turns", state.game().turns().len().into())]);
                 ui.label(egui::RichText::new(after).color(colors::DIM));
                 ui.add_space(8.0);
-                if let Some((loser, vela)) = next_vela(&setup, state.game().rules(), outcome.result()) {
+                // An online game was the server's: another one starts from the online screen.
+                let is_online = setup.is_online();
+                if is_online && big_button(ui, "online.again") {
+                    if let Some(online) = online.as_deref_mut() {
+                        online.leave();
+                    }
+                    next.set(Screen::Online);
+                    return;
+                }
+                if let Some((loser, vela)) =
+                    next_vela(&setup, state.game().rules(), outcome.result()).filter(|_| !is_online)
+                {
                     let key = if state.game().rules().vela.is_some() { "vela.again" } else { "vela.claim" };
                     let text = tf(key, &[("side", side_name(loser).into())]);
                     let b = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(text).size(16.0)));
@@ -81,17 +93,17 @@ fn game_over(
                         next.set(Screen::Playing);
                     }
                 }
-                if big_button(ui, "menu.new_game") {
+                if !is_online && big_button(ui, "menu.new_game") {
                     // After a vela game (claimed or not), a plain new game is on equal terms.
                     setup.rules.vela = None;
                     new.write(NewGame);
                     next.set(Screen::Playing);
                 }
-                if big_button(ui, "over.change_setup") {
+                if !is_online && big_button(ui, "over.change_setup") {
                     next.set(Screen::Setup);
                 }
                 let human = Side::BOTH.iter().any(|s| setup.is_human(*s));
-                if human && !state.game().turns().is_empty() && big_button(ui, "over.take_back") {
+                if human && !is_online && !state.game().turns().is_empty() && big_button(ui, "over.take_back") {
                     requests.write(MoveRequest::new(undo_action(&setup)));
                 }
                 if big_button(ui, "review.button") {

@@ -53,9 +53,10 @@ pub fn plugin(app: &mut App) {
 pub fn side_label(setup: &MatchSetup, side: Side) -> String {
     let name = side_name(side);
     match setup.player(side) {
-        Player::Human if setup.is_cpu(side.opponent()) => tf("hud.you", &[("side", name.into())]),
+        Player::Human if !setup.is_human(side.opponent()) => tf("hud.you", &[("side", name.into())]),
         Player::Human => name.to_string(),
         Player::Cpu(l) => tf("hud.cpu", &[("side", name.into()), ("level", level_name(l).into())]),
+        Player::Remote => tf("hud.remote", &[("side", name.into())]),
     }
 }
 
@@ -229,7 +230,9 @@ fn turn_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
             act.request(undo_action(&view.setup));
             *act.sel = Selection::default();
         }
-        if ui.add_enabled(calm && game.can_redo(), egui::Button::new(t("hud.redo"))).clicked() {
+        // Online, a takeback is the server's (asked for with Undo); there is nothing to redo.
+        let redo = calm && game.can_redo() && !view.setup.is_online();
+        if ui.add_enabled(redo, egui::Button::new(t("hud.redo"))).clicked() {
             act.request(MoveAction::Redo);
             if view.setup.is_cpu(view.state.position().side_to_move().opponent()) {
                 // Against the CPU a takeback went back two turns: bring both back.
@@ -243,7 +246,10 @@ fn turn_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
 fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
     let (can_act, to_move) = (view.can_act(), view.state.position().side_to_move());
     ui.horizontal_wrapped(|ui| {
-        if ui.add_enabled(can_act && !view.hint.pending, egui::Button::new(t("hud.hint"))).clicked() {
+        // No engine help against a person online.
+        if !view.setup.is_online()
+            && ui.add_enabled(can_act && !view.hint.pending, egui::Button::new(t("hud.hint"))).clicked()
+        {
             act.hints.write(HintRequest);
         }
         let offer_ok = can_act && view.state.draw_offer().is_none();

@@ -8,6 +8,7 @@ pub mod game_over;
 pub mod help;
 pub mod hud;
 pub mod lessons;
+pub mod online;
 pub mod pause;
 pub mod puzzles;
 pub mod records;

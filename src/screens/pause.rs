@@ -40,8 +40,10 @@ fn pause_window(
     mut next_pause: ResMut<NextState<Pause>>,
     mut next_screen: ResMut<NextState<Screen>>,
     mut export: MessageWriter<crate::screens::records::ExportRecord>,
+    setup: Res<crate::play::rules::MatchSetup>,
 ) -> Result {
     let Some(mut view) = view else { return Ok(()) };
+    let online = setup.is_online();
     let ctx = contexts.ctx_mut()?;
     let button = |ui: &mut egui::Ui, text: &str| {
         ui.add_sized([200.0, 34.0], egui::Button::new(egui::RichText::new(text).size(17.0))).clicked()
@@ -54,7 +56,8 @@ fn pause_window(
                 if button(ui, t("pause.resume")) {
                     next_pause.set(Pause::Running);
                 }
-                if button(ui, t("menu.new_game")) {
+                // An online game has no local new game: the server holds it.
+                if !online && button(ui, t("menu.new_game")) {
                     // The same players and rules; "Title" leads to a different setup.
                     new.write(NewGame);
                     next_pause.set(Pause::Running);

@@ -95,7 +95,8 @@ fn results_table(ui: &mut egui::Ui, s: &Stats) {
         let rows = Level::ALL
             .iter()
             .map(|l| (format!("cpu-{}", l.number()), tf("stats.vs_level", &[("level", level_name(*l).into())])))
-            .chain(std::iter::once(("hot-seat".to_string(), t("stats.hot_seat").to_string())));
+            .chain(std::iter::once(("hot-seat".to_string(), t("stats.hot_seat").to_string())))
+            .chain(std::iter::once(("online".to_string(), t("stats.online").to_string())));
         for (key, name) in rows {
             let Some(tally) = s.results.get(&key) else { continue };
             ui.label(name);

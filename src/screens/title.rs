@@ -155,6 +155,9 @@ fn title(
             if big_button(ui, "menu.new_game") {
                 next.set(Screen::Setup);
             }
+            if big_button(ui, "online.button") {
+                next.set(Screen::Online);
+            }
             if big_button(ui, "lessons.button") {
                 lessons.write(LessonNav::Open(0));
             }

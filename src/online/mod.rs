@@ -1,0 +1,802 @@
+//! Online play against a friend: the WebSocket connection to `fanorona-server` and the bridge between the
+//! server's messages and the local game.
+//!
+//! The connection says hello, takes its place in a game (create, join, quick match, watch or resume), comes back
+//! after a drop with the protocol's [`Backoff`] and resumes its seat with the seat token, and pings while idle so
+//! the server keeps it. Incoming messages wake a sleeping window through the [`LoopWaker`].
+//!
+//! The server is authoritative. The opponent's turns (`TurnPlayed`) enter the game as ordinary [`MoveRequest`]s,
+//! so that they animate and sound like any other; the local player's finished turns ([`TurnEnded`] of the local
+//! side) are sent as `Turn { ply, turn }`; a full `State` that disagrees with the local game replaces it with
+//! [`LoadGame`]. Draw offers, resignations and takebacks asked for in the game are [`MoveRequest`]s that the rules
+//! refuse in an online game ([`MatchSetup::is_online`]); this plugin sends them on to the server instead.
+
+use crate::i18n::{t, tf};
+use crate::platform::redraw::{FrameDemand, LoopWaker};
+use crate::play::rules::{
+    GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, NewGame, Player, RequestRejected, TurnEnded,
+};
+use crate::save::persist::{OnlineSeat, ResumeGame};
+use crate::save::storage::Storage;
+use crate::state::Screen;
+use bevy::prelude::*;
+use fanorona_engine::{Game, Record, Side, Turn};
+use fanorona_net::{
+    Backoff, Board, ClientMsg, Colour, ColourChoice, ErrorCode, OfferKind, PROTOCOL_VERSION, Role, ServerMsg,
+    parse_server, sanitize_name,
+};
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// Seconds without sending anything after which a ping keeps the connection open (the server closes connections
+/// silent for 90 s).
+pub const PING_SECS: f64 = 30.0;
+
+/// Seconds a notice (an error from the server, a declined offer) stays on screen.
+pub const NOTICE_SECS: f64 = 6.0;
+
+/// The server address on the desktop: a server run on this machine with its defaults.
+pub const DESKTOP_SERVER: &str = "ws://127.0.0.1:8080/ws";
+
+/// What the player asked the server for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A new game against a friend.
+    Create {
+        /// The board.
+        board: Board,
+        /// The creator's colour.
+        colour: ColourChoice,
+    },
+    /// The free seat of a friend's game, with its invite code.
+    Join(String),
+    /// The next player who asks for the same board.
+    QuickMatch(Board),
+    /// Watching a game, with its spectator code.
+    Watch(String),
+    /// Back to a seat with its token (a saved online game resumed).
+    Resume(String),
+}
+
+/// The state of the connection.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum Link {
+    /// No session.
+    #[default]
+    Offline,
+    /// Connecting, or connected and waiting for the server's welcome.
+    Connecting,
+    /// Connected and welcomed.
+    Open,
+    /// Lost (or not reached yet); the next attempt is at this real time, in seconds.
+    Retrying {
+        /// When to try again.
+        at: f64,
+    },
+    /// The server speaks another protocol version: trying again would not help.
+    Refused,
+}
+
+/// The online session: what the player asked for, the connection, the seat and the server's view of the game.
+#[derive(Resource, Debug, Default)]
+pub struct Online {
+    url: String,
+    name: String,
+    goal: Option<Goal>,
+    link: Link,
+    role: Option<Role>,
+    token: Option<String>,
+    invite: Option<String>,
+    spectate: Option<String>,
+    queued: bool,
+    server: Option<fanorona_net::GameState>,
+    started: bool,
+    notice: Option<(String, f64)>,
+    failure: Option<String>,
+    outbox: VecDeque<ClientMsg>,
+    inbox: VecDeque<ServerMsg>,
+    backoff: Option<Backoff>,
+    last_sent: f64,
+    record_saved: bool,
+    welcomed_once: bool,
+}
+
+impl Online {
+    /// Starts a session with the server at `url` (a `ws://` or `wss://` address) for `goal`, as `name`; any
+    /// session before it ends.
+    pub fn start(&mut self, url: &str, name: &str, goal: Goal) {
+        let started = matches!(goal, Goal::Resume(_));
+        let token = match &goal {
+            Goal::Resume(t) => Some(t.clone()),
+            _ => None,
+        };
+        *self = Online {
+            url: url.trim().to_string(),
+            name: sanitize_name(name),
+            goal: Some(goal),
+            link: Link::Connecting,
+            token,
+            // A resumed game is already on the board: the server's state only corrects it.
+            started,
+            ..Online::default()
+        };
+    }
+
+    /// Ends the session and closes the connection.
+    pub fn leave(&mut self) {
+        let failure = self.failure.take();
+        *self = Online { failure, ..Online::default() };
+    }
+
+    /// Ends any session, saying why to the player (a code that is not one).
+    pub fn fail(&mut self, why: String) {
+        *self = Online { failure: Some(why), ..Online::default() };
+    }
+
+    /// Queues a message for the server (sent once the connection is open).
+    pub fn send(&mut self, msg: ClientMsg) {
+        self.outbox.push_back(msg);
+    }
+
+    /// Whether a session is on (connected or not).
+    pub fn is_active(&self) -> bool {
+        self.goal.is_some()
+    }
+
+    /// Whether the session's game is on the board (a player is seated opposite, or the game is watched).
+    pub fn in_game(&self) -> bool {
+        self.is_active() && self.started
+    }
+
+    /// The connection's state.
+    pub fn link(&self) -> Link {
+        self.link
+    }
+
+    /// The server's address.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// What this connection is in its game, once the server said.
+    pub fn role(&self) -> Option<Role> {
+        self.role
+    }
+
+    /// The local player's side, when seated.
+    pub fn my_side(&self) -> Option<Side> {
+        match self.role? {
+            Role::White => Some(Side::White),
+            Role::Black => Some(Side::Black),
+            Role::Spectator => None,
+        }
+    }
+
+    /// The seat token (secret: it returns the player to their seat).
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The invite code of a game this player created.
+    pub fn invite(&self) -> Option<&str> {
+        self.invite.as_deref()
+    }
+
+    /// The spectator code of a game this player created.
+    pub fn spectate(&self) -> Option<&str> {
+        self.spectate.as_deref()
+    }
+
+    /// Whether the player waits in the quick-match queue.
+    pub fn queued(&self) -> bool {
+        self.queued
+    }
+
+    /// The server's last full view of the game, kept up to date by the smaller messages.
+    pub fn server_state(&self) -> Option<&fanorona_net::GameState> {
+        self.server.as_ref()
+    }
+
+    /// The current notice, while it is fresh at real time `now`.
+    pub fn notice(&self, now: f64) -> Option<&str> {
+        self.notice.as_ref().filter(|(_, since)| now - since < NOTICE_SECS).map(|(n, _)| n.as_str())
+    }
+
+    /// Why the last session could not start (an unknown code, a busy server…), until the player tries again.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// The page that opens this game's invite: `http(s)://<host>/?join=<code>`, from the server's address.
+    pub fn invite_link(&self) -> Option<String> {
+        Some(join_link(&self.url, self.invite.as_deref()?))
+    }
+
+    /// The saved form of this session, kept with the game in progress so that "Continue" returns to the seat.
+    pub fn seat(&self) -> Option<OnlineSeat> {
+        let watching = self.role == Some(Role::Spectator);
+        let token = if watching { self.spectate.clone().or_else(|| self.watch_code()) } else { self.token.clone() };
+        Some(OnlineSeat { url: self.url.clone(), token: token?, watching })
+    }
+
+    fn watch_code(&self) -> Option<String> {
+        match &self.goal {
+            Some(Goal::Watch(code)) => Some(code.clone()),
+            _ => None,
+        }
+    }
+
+    fn note(&mut self, text: String, now: f64) {
+        self.notice = Some((text, now));
+    }
+
+    /// The connection was lost: try again after the next delay of the backoff.
+    fn lost(&mut self, now: f64, why: &str) {
+        if self.link == Link::Refused || self.goal.is_none() {
+            return;
+        }
+        warn!("online: connection to {} lost: {why}", self.url);
+        let delay = self.backoff.get_or_insert_with(|| Backoff::new(seed())).next_delay_ms();
+        self.link = Link::Retrying { at: now + delay as f64 / 1000.0 };
+    }
+
+    /// The first message after the welcome: back to the seat when there is one, else what the player asked for.
+    fn entry_message(&self) -> Option<ClientMsg> {
+        if let Some(token) = &self.token {
+            return Some(ClientMsg::Resume { token: token.clone() });
+        }
+        let name = self.name.clone();
+        Some(match self.goal.clone()? {
+            Goal::Create { board, colour } => ClientMsg::Create { board, rules: String::new(), colour, name },
+            Goal::Join(invite) => ClientMsg::Join { invite, name },
+            Goal::QuickMatch(board) => ClientMsg::QuickMatch { board, name },
+            Goal::Watch(token) => ClientMsg::Spectate { token },
+            Goal::Resume(token) => ClientMsg::Resume { token },
+        })
+    }
+}
+
+/// The page that opens an invite: `ws://host/ws` gives `http://host/?join=<code>` (`wss` gives `https`).
+pub fn join_link(server: &str, code: &str) -> String {
+    let (scheme, rest) = match server.split_once("://") {
+        Some(("wss", rest)) => ("https", rest),
+        Some((_, rest)) => ("http", rest),
+        None => ("http", server),
+    };
+    let host = rest.split('/').next().unwrap_or(rest);
+    format!("{scheme}://{host}/?join={code}")
+}
+
+/// An invite or spectator code as typed or pasted: the code itself, or a link holding `join=<code>`; lower case,
+/// without spaces. `None` if it is not a code.
+pub fn parse_code(text: &str) -> Option<String> {
+    let text = text.trim();
+    let code = match text.split_once("join=") {
+        Some((_, rest)) => rest.split(['&', '#']).next().unwrap_or(rest),
+        None => text,
+    };
+    let code: String = code.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    fanorona_net::check_token(&code).ok().map(|()| code)
+}
+
+/// The server address to offer: on the web the page's own host (`ws(s)://<host>/ws`, where `fanorona-server`
+/// serves both), on the desktop a server on this machine.
+pub fn default_server() -> String {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    if let Some(loc) = web_sys::window().map(|w| w.location()) {
+        let secure = loc.protocol().is_ok_and(|p| p == "https:");
+        if let Ok(host) = loc.host()
+            && !host.is_empty()
+        {
+            return format!("{}://{host}/ws", if secure { "wss" } else { "ws" });
+        }
+    }
+    DESKTOP_SERVER.to_string()
+}
+
+/// A random seed for the backoff's spread, so that clients cut off together come back apart.
+fn seed() -> u64 {
+    rand::random()
+}
+
+/// The open connection: ewebsock's two halves (not `Sync`, and not `Send` in the browser, hence a non-send
+/// resource).
+#[derive(Default)]
+struct Socket(Option<(ewebsock::WsSender, ewebsock::WsReceiver)>);
+
+/// Adds the online session: the connection, the bridge to the game, the turns and requests sent on.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Online>()
+        .add_message::<ResumeGame>()
+        .insert_non_send(Socket::default())
+        .add_systems(Update, (pump, handle_inbox).chain().in_set(GameSet::Request))
+        .add_systems(Update, (send_turns, send_requests).in_set(GameSet::Present))
+        .add_systems(Update, resume_saved_seat.before(GameSet::Rules));
+    for screen in [Screen::Title, Screen::Setup, Screen::Lesson, Screen::Records, Screen::Stats, Screen::Replay] {
+        app.add_systems(OnEnter(screen), |mut online: ResMut<Online>| {
+            if online.is_active() {
+                online.leave();
+            }
+        });
+    }
+}
+
+/// Connects when it is time, reads the connection's events, answers the welcome, and sends what is queued (or a
+/// ping when nothing was sent for a while).
+fn pump(
+    mut online: ResMut<Online>,
+    mut socket: NonSendMut<Socket>,
+    waker: Res<LoopWaker>,
+    time: Res<Time<Real>>,
+    mut demand: ResMut<FrameDemand>,
+) {
+    let now = time.elapsed_secs_f64();
+    if !online.is_active() {
+        if socket.0.is_some() {
+            socket.0 = None;
+        }
+        return;
+    }
+    let due = match online.link {
+        Link::Connecting => socket.0.is_none(),
+        Link::Retrying { at } if now < at => {
+            // A sleeping window must still wake for the next attempt.
+            demand.within(Duration::from_secs_f64(at - now));
+            false
+        }
+        Link::Retrying { .. } => true,
+        Link::Open | Link::Offline | Link::Refused => false,
+    };
+    if due {
+        let waker = waker.clone();
+        let options =
+            ewebsock::Options { max_incoming_frame_size: fanorona_net::MAX_MESSAGE_BYTES, ..Default::default() };
+        match ewebsock::connect_with_wakeup(online.url.clone(), options, move || waker.wake()) {
+            Ok(pair) => {
+                socket.0 = Some(pair);
+                online.link = Link::Connecting;
+            }
+            Err(e) => online.lost(now, &e),
+        }
+    }
+    let mut lost = None;
+    if let Some((tx, rx)) = socket.0.as_mut() {
+        while let Some(event) = rx.try_recv() {
+            match event {
+                ewebsock::WsEvent::Opened => {
+                    tx.send(ewebsock::WsMessage::Text(ClientMsg::Hello { version: PROTOCOL_VERSION }.to_json()));
+                    online.last_sent = now;
+                }
+                ewebsock::WsEvent::Message(ewebsock::WsMessage::Text(text)) => match parse_server(&text) {
+                    Ok(ServerMsg::Welcome { .. }) => {
+                        online.link = Link::Open;
+                        online.welcomed_once = true;
+                        if let Some(b) = online.backoff.as_mut() {
+                            b.reset();
+                        }
+                        if let Some(first) = online.entry_message() {
+                            online.outbox.push_front(first);
+                        }
+                    }
+                    Ok(ServerMsg::Pong) => {}
+                    Ok(msg) => online.inbox.push_back(msg),
+                    Err(e) => {
+                        warn!("online: unreadable message from the server: {e}");
+                        online.note(t("online.error.garbled").to_string(), now);
+                    }
+                },
+                ewebsock::WsEvent::Message(_) => {}
+                ewebsock::WsEvent::Error(e) => {
+                    lost = Some(e);
+                    break;
+                }
+                ewebsock::WsEvent::Closed => {
+                    lost = Some("closed by the server".to_string());
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(why) = lost {
+        socket.0 = None;
+        online.lost(now, &why);
+        if let Link::Retrying { at } = online.link {
+            demand.within(Duration::from_secs_f64((at - now).max(0.0)));
+        }
+        return;
+    }
+    if online.link != Link::Open {
+        return;
+    }
+    let Some((tx, _)) = socket.0.as_mut() else { return };
+    while let Some(msg) = online.outbox.pop_front() {
+        tx.send(ewebsock::WsMessage::Text(msg.to_json()));
+        online.last_sent = now;
+    }
+    if now - online.last_sent >= PING_SECS {
+        tx.send(ewebsock::WsMessage::Text(ClientMsg::Ping.to_json()));
+        online.last_sent = now;
+    }
+    demand.within(Duration::from_secs_f64((PING_SECS - (now - online.last_sent)).max(0.0)));
+}
+
+/// The writers that change the local game.
+#[derive(bevy::ecs::system::SystemParam)]
+struct GameOut<'w> {
+    requests: MessageWriter<'w, MoveRequest>,
+    loads: MessageWriter<'w, LoadGame>,
+    new: MessageWriter<'w, NewGame>,
+    next: ResMut<'w, NextState<Screen>>,
+}
+
+/// Applies the server's messages to the session and the game. After a message that changes the game, the rest
+/// wait for the next frame: each is judged against the game as the rules left it.
+fn handle_inbox(
+    mut online: ResMut<Online>,
+    state: Res<GameState>,
+    screen: Res<State<Screen>>,
+    mut setup: ResMut<MatchSetup>,
+    mut out: GameOut,
+    storage: Option<Res<Storage>>,
+    time: Res<Time<Real>>,
+    mut demand: ResMut<FrameDemand>,
+) {
+    let now = time.elapsed_secs_f64();
+    while let Some(msg) = online.inbox.pop_front() {
+        if handle(&mut online, msg, *screen.get(), &state, &mut setup, &mut out, storage.as_deref(), now) {
+            break;
+        }
+    }
+    if !online.inbox.is_empty() || !online.outbox.is_empty() {
+        demand.next_frame();
+    }
+}
+
+/// The players of a game seen as `role`.
+fn players_for(role: Role) -> [Player; 2] {
+    match role {
+        Role::White => [Player::Human, Player::Remote],
+        Role::Black => [Player::Remote, Player::Human],
+        Role::Spectator => [Player::Remote, Player::Remote],
+    }
+}
+
+fn side_of(colour: Colour) -> Side {
+    match colour {
+        Colour::White => Side::White,
+        Colour::Black => Side::Black,
+    }
+}
+
+fn role_of(colour: Colour) -> Role {
+    match colour {
+        Colour::White => Role::White,
+        Colour::Black => Role::Black,
+    }
+}
+
+/// Handles one message; true when it changed the local game (or the screen) this frame.
+fn handle(
+    online: &mut Online,
+    msg: ServerMsg,
+    screen: Screen,
+    state: &GameState,
+    setup: &mut MatchSetup,
+    out: &mut GameOut,
+    storage: Option<&Storage>,
+    now: f64,
+) -> bool {
+    match msg {
+        ServerMsg::Welcome { .. } | ServerMsg::Pong => false,
+        ServerMsg::Created { colour, token, invite, spectate, .. } => {
+            online.role = Some(role_of(colour));
+            online.token = Some(token);
+            online.invite = Some(invite);
+            online.spectate = Some(spectate);
+            false
+        }
+        ServerMsg::Seated { colour, token, .. } => {
+            online.role = Some(role_of(colour));
+            online.token = Some(token);
+            online.queued = false;
+            false
+        }
+        ServerMsg::Spectating { .. } => {
+            online.role = Some(Role::Spectator);
+            false
+        }
+        ServerMsg::Queued { .. } => {
+            online.queued = true;
+            false
+        }
+        ServerMsg::State(s) => apply_state(online, s, screen, state, setup, out, storage, now),
+        ServerMsg::TurnPlayed { ply, by, turn, to_move } => {
+            if let Some(s) = online.server.as_mut() {
+                s.ply = ply + 1;
+                s.to_move = to_move;
+            }
+            if !online.started {
+                return false;
+            }
+            let game = state.game();
+            let have = game.turns().len() as u32;
+            let parsed = turn.parse::<Turn>().ok();
+            if have == ply + 1 && parsed.is_some() && game.turns().last() == parsed.as_ref() {
+                // Our own turn coming back, or one already on the board.
+                return false;
+            }
+            let theirs = game.position().side_to_move() == side_of(by) && game.pending_steps().is_empty();
+            if let (true, true, Some(turn)) = (have == ply, theirs, parsed) {
+                out.requests
+                    .write(MoveRequest { action: MoveAction::Turn(turn), expect_generation: Some(state.generation()) });
+                return true;
+            }
+            // Out of step (a message missed while away): the whole game puts it right.
+            online.send(ClientMsg::Sync);
+            false
+        }
+        ServerMsg::Offer { kind, by } => {
+            if let Some(s) = online.server.as_mut() {
+                match kind {
+                    OfferKind::Draw => s.draw_offer = Some(by),
+                    OfferKind::Takeback => s.takeback_request = Some(by),
+                }
+            }
+            false
+        }
+        ServerMsg::Declined { kind, by } => {
+            if let Some(s) = online.server.as_mut() {
+                match kind {
+                    OfferKind::Draw => s.draw_offer = None,
+                    OfferKind::Takeback => s.takeback_request = None,
+                }
+            }
+            if online.my_side().is_some_and(|me| me != side_of(by)) {
+                let key = match kind {
+                    OfferKind::Draw => "online.draw_declined",
+                    OfferKind::Takeback => "online.takeback_declined",
+                };
+                online.note(t(key).to_string(), now);
+            }
+            false
+        }
+        ServerMsg::Presence { colour, connected } => {
+            if let Some(s) = online.server.as_mut() {
+                let seat = if colour == Colour::White { &mut s.white } else { &mut s.black };
+                seat.connected = connected;
+            }
+            false
+        }
+        ServerMsg::Error { code, message } => {
+            warn!("online: the server refused: {code:?}: {message}");
+            let text = error_text(code).to_string();
+            match code {
+                ErrorCode::VersionMismatch => {
+                    online.link = Link::Refused;
+                    online.failure = Some(text);
+                }
+                // The game cannot start: back to the form, saying why.
+                ErrorCode::UnknownGame
+                | ErrorCode::SeatTaken
+                | ErrorCode::InvalidField
+                | ErrorCode::AlreadyInGame
+                | ErrorCode::ServerBusy
+                    if !online.started =>
+                {
+                    online.failure = Some(text);
+                    online.goal = None;
+                    online.link = Link::Offline;
+                }
+                // A turn or answer the server did not take: its view of the game puts the board right.
+                ErrorCode::IllegalTurn
+                | ErrorCode::StaleTurn
+                | ErrorCode::NotYourTurn
+                | ErrorCode::BadNotation
+                | ErrorCode::NoOpponent
+                | ErrorCode::GameOver => {
+                    online.note(text, now);
+                    online.send(ClientMsg::Sync);
+                }
+                _ => online.note(text, now),
+            }
+            false
+        }
+    }
+}
+
+/// A full state from the server: starts the game on the board when both seats are taken (or when watching), and
+/// afterwards replaces the local game when they disagree.
+fn apply_state(
+    online: &mut Online,
+    s: fanorona_net::GameState,
+    screen: Screen,
+    state: &GameState,
+    setup: &mut MatchSetup,
+    out: &mut GameOut,
+    storage: Option<&Storage>,
+    now: f64,
+) -> bool {
+    let game = match Record::load(&s.record) {
+        Ok(g) => g,
+        Err(e) => {
+            warn!("online: the server's record does not load: {e}");
+            online.note(t("online.error.garbled").to_string(), now);
+            return false;
+        }
+    };
+    online.role = Some(s.you);
+    let ready = s.you == Role::Spectator || (s.white.taken && s.black.taken);
+    let over = s.result != "*";
+    let record = s.record.clone();
+    if !online.started {
+        if !ready {
+            // The friend has not joined yet: the online screen shows the invite.
+            online.server = Some(s);
+            return false;
+        }
+        if screen != Screen::Playing {
+            // The game screen first, so that the game starts in it and counts as the player's; the state is
+            // read again there.
+            out.next.set(Screen::Playing);
+            online.inbox.push_front(ServerMsg::State(s));
+            return true;
+        }
+        online.server = Some(s);
+        online.started = true;
+        *setup = MatchSetup {
+            rules: *game.rules(),
+            players: players_for(online.role.unwrap_or(Role::Spectator)),
+            seed: 0,
+            vela_match: false,
+        };
+        // A fresh game starts as a new one, so that it counts in the stats; one under way is loaded.
+        if game.turns().is_empty() && game.pending_steps().is_empty() && !game.is_over() {
+            out.new.write(NewGame);
+        } else {
+            out.loads.write(LoadGame(game));
+        }
+        return true;
+    }
+    online.server = Some(s);
+    if over && online.my_side().is_some() && !online.record_saved {
+        online.record_saved = true;
+        save_record(storage, &record, online, now);
+    }
+    let players = players_for(online.role.unwrap_or(Role::Spectator));
+    if setup.players != players {
+        setup.players = players;
+    }
+    if same_game(state.game(), &game) {
+        return false;
+    }
+    setup.rules = *game.rules();
+    out.loads.write(LoadGame(game));
+    true
+}
+
+/// Whether the local game is the server's: the same turns and result (a relay in progress locally is the local
+/// player's own business until its turn ends).
+fn same_game(local: &Game, server: &Game) -> bool {
+    local.rules() == server.rules() && local.turns() == server.turns() && local.outcome() == server.outcome()
+}
+
+/// Keeps the finished game's record (the server's, with both names) with the player's records.
+fn save_record(storage: Option<&Storage>, record: &str, online: &mut Online, now: f64) {
+    let Some(storage) = storage else { return };
+    let secs = crate::screens::records::unix_now();
+    let base = format!("{}-online", crate::screens::records::record_name(secs));
+    let existing = storage.list_records();
+    let name = std::iter::once(base.clone())
+        .chain((2..).map(|i| format!("{base}-{i}")))
+        .find(|n| !existing.contains(n))
+        .expect("an unused name exists");
+    match storage.write_record(&name, record) {
+        Ok(()) => online.note(tf("online.record_saved", &[("place", storage.record_location(&name).into())]), now),
+        Err(e) => online.note(tf("records.save_failed", &[("error", e.to_string().into())]), now),
+    }
+}
+
+/// Sends the local player's finished turns.
+fn send_turns(mut turns: MessageReader<TurnEnded>, setup: Res<MatchSetup>, mut online: ResMut<Online>) {
+    for ended in turns.read() {
+        if online.in_game() && setup.is_online() && online.my_side() == Some(ended.side) && setup.is_human(ended.side) {
+            online.send(ClientMsg::Turn { ply: ended.number as u32 - 1, turn: ended.turn.to_string() });
+        }
+    }
+}
+
+/// Sends on what the rules refused because the server decides it online: a takeback (Undo with no relay in
+/// progress), a draw offer or its answer, a resignation.
+fn send_requests(mut refused: MessageReader<RequestRejected>, setup: Res<MatchSetup>, mut online: ResMut<Online>) {
+    if !setup.is_online() || !online.in_game() || online.my_side().is_none() {
+        refused.clear();
+        return;
+    }
+    for r in refused.read() {
+        let msg = match r.action {
+            MoveAction::Undo { .. } => ClientMsg::RequestTakeback,
+            MoveAction::OfferDraw(_) => ClientMsg::OfferDraw,
+            MoveAction::AnswerDraw { accept: true } => ClientMsg::AcceptDraw,
+            MoveAction::AnswerDraw { accept: false } => ClientMsg::DeclineDraw,
+            MoveAction::Resign(_) => ClientMsg::Resign,
+            _ => continue,
+        };
+        online.send(msg);
+    }
+}
+
+/// "Continue" on a saved online game: back to its seat (or to watching it).
+fn resume_saved_seat(
+    mut asks: MessageReader<ResumeGame>,
+    resume: Option<Res<crate::save::persist::Resume>>,
+    mut online: ResMut<Online>,
+) {
+    if asks.read().count() == 0 {
+        return;
+    }
+    let Some(seat) = resume.as_deref().and_then(|r| r.saved()).and_then(|s| s.online.clone()) else { return };
+    let goal = if seat.watching { Goal::Watch(seat.token.clone()) } else { Goal::Resume(seat.token.clone()) };
+    online.start(&seat.url, "", goal);
+    if seat.watching {
+        online.role = Some(Role::Spectator);
+        online.spectate = Some(seat.token);
+    }
+}
+
+/// The player's words for a refusal from the server.
+pub fn error_text(code: ErrorCode) -> &'static str {
+    t(match code {
+        ErrorCode::VersionMismatch => "online.error.version",
+        ErrorCode::UnknownGame => "online.error.unknown_game",
+        ErrorCode::SeatTaken => "online.error.seat_taken",
+        ErrorCode::NotYourTurn => "online.error.not_your_turn",
+        ErrorCode::IllegalTurn | ErrorCode::BadNotation | ErrorCode::StaleTurn => "online.error.illegal_turn",
+        ErrorCode::GameOver => "online.error.game_over",
+        ErrorCode::NothingToAnswer => "online.error.nothing_to_answer",
+        ErrorCode::NoOpponent => "online.error.no_opponent",
+        ErrorCode::ServerBusy | ErrorCode::RateLimited | ErrorCode::Internal => "online.error.busy",
+        ErrorCode::InvalidField => "online.error.invalid",
+        ErrorCode::Malformed
+        | ErrorCode::TooLarge
+        | ErrorCode::HelloFirst
+        | ErrorCode::AlreadyInGame
+        | ErrorCode::NotInGame
+        | ErrorCode::NotYourSeat
+        | ErrorCode::BadRules => "online.error.refused",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invite_links_follow_the_server_address() {
+        let code = "0123456789abcdef0123456789abcdef";
+        assert_eq!(join_link("ws://127.0.0.1:8080/ws", code), format!("http://127.0.0.1:8080/?join={code}"));
+        assert_eq!(join_link("wss://fanorona.example/ws", code), format!("https://fanorona.example/?join={code}"));
+        assert_eq!(parse_code(&format!(" https://x.example/?join={code}&lang=fr ")), Some(code.to_string()));
+        assert_eq!(parse_code(&code.to_ascii_uppercase()), Some(code.to_string()));
+        assert_eq!(parse_code("not a code"), None);
+        assert_eq!(parse_code(""), None);
+    }
+
+    #[test]
+    fn every_refusal_has_words() {
+        for code in [ErrorCode::VersionMismatch, ErrorCode::IllegalTurn, ErrorCode::BadRules, ErrorCode::ServerBusy] {
+            assert!(!error_text(code).starts_with("online."), "{code:?} has no text");
+        }
+    }
+
+    #[test]
+    fn the_seat_token_is_resumed_after_a_drop() {
+        let mut online = Online::default();
+        online.start("ws://h/ws", " Rasoa\n", Goal::QuickMatch(Board::Dimy));
+        assert_eq!(online.entry_message(), Some(ClientMsg::QuickMatch { board: Board::Dimy, name: "Rasoa".into() }));
+        online.token = Some("0123456789abcdef0123456789abcdef".into());
+        assert_eq!(online.entry_message(), Some(ClientMsg::Resume { token: online.token.clone().unwrap() }));
+        online.lost(10.0, "test");
+        let Link::Retrying { at } = online.link() else { panic!("no retry") };
+        assert!(at > 10.0 && at <= 10.0 + Backoff::FIRST_MS as f64 / 1000.0);
+    }
+}

@@ -1,0 +1,189 @@
+//! Online games between two headless app instances through a real `fanorona-server`, started in this process on a
+//! free loopback port with a temporary database: creating and joining, a remote turn arriving as a `MoveRequest`, an
+//! illegal turn refused (the server's state restoring the board), a resignation sent through the server, and the
+//! finished game counted under "online" and saved as a record. Every wait is bounded.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use fanorona::LogicPlugin;
+use fanorona::online::{self, Goal, Online, error_text};
+use fanorona::play::rules::*;
+use fanorona::save::persist::{self, PlayerStats};
+use fanorona::save::storage::Storage;
+use fanorona::state::Screen;
+use fanorona_engine::{Game, GameResult, Side, Turn};
+use fanorona_net::{Board, ColourChoice, ErrorCode};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The longest any one wait may take.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A server on a free loopback port; it stops when dropped (with its runtime and database folder).
+struct Server {
+    url: String,
+    _runtime: tokio::runtime::Runtime,
+    _dir: tempfile::TempDir,
+}
+
+fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let db = fanorona_server::db::Db::open(&dir.path().join("games.db")).unwrap();
+    let addr = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let hub = Arc::new(fanorona_server::hub::Hub::new(db, fanorona_server::Config::default()));
+        tokio::spawn(fanorona_server::serve(listener, hub, None));
+        addr
+    });
+    Server { url: format!("ws://{addr}/ws"), _runtime: runtime, _dir: dir }
+}
+
+/// Every move request the app saw, to check that remote turns enter like any other.
+#[derive(Resource, Default)]
+struct SeenRequests(Vec<MoveAction>);
+
+fn record_requests(mut requests: MessageReader<MoveRequest>, mut seen: ResMut<SeenRequests>) {
+    seen.0.extend(requests.read().map(|r| r.action.clone()));
+}
+
+/// One player's game: the logic, saves and stats on a memory storage, and the online session.
+fn player(storage: &Storage) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    persist::plugin(&mut app, storage.clone(), false);
+    app.add_plugins(LogicPlugin);
+    online::plugin(&mut app);
+    app.init_resource::<SeenRequests>().add_systems(Update, record_requests.in_set(GameSet::Rules));
+    app.update();
+    app
+}
+
+/// Updates every app until `done` holds, for at most [`WAIT`].
+fn drive(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
+    let start = Instant::now();
+    while !done(apps) {
+        assert!(start.elapsed() < WAIT, "timed out waiting for {what}");
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn online(app: &App) -> &Online {
+    app.world().resource::<Online>()
+}
+
+fn game(app: &App) -> &Game {
+    app.world().resource::<GameState>().game()
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn start(app: &mut App, url: &str, name: &str, goal: Goal) {
+    app.world_mut().resource_mut::<Online>().start(url, name, goal);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Online);
+}
+
+/// Plays a whole turn as the local player's input would end it.
+fn play(app: &mut App, turn: &Turn) {
+    app.world_mut().write_message(MoveRequest::new(MoveAction::Turn(turn.clone())));
+}
+
+/// A single-step turn (no relay left open), or the first.
+fn some_turn(game: &Game, pick: usize) -> Turn {
+    let turns = game.position().legal_turns();
+    let singles: Vec<&Turn> = turns.iter().filter(|t| t.len() == 1).collect();
+    if singles.is_empty() { turns[pick % turns.len()].clone() } else { singles[pick % singles.len()].clone() }
+}
+
+#[test]
+fn a_game_between_two_apps_through_a_real_server() {
+    let server = server();
+    let (store_a, store_b) = (Storage::memory(), Storage::memory());
+    let (mut a, mut b) = (player(&store_a), player(&store_b));
+
+    // Ana creates a 5×5 game as White; Be joins with the invite code.
+    start(&mut a, &server.url, "Ana", Goal::Create { board: Board::Dimy, colour: ColourChoice::White });
+    drive(&mut [&mut a], "the invite", |apps| online(apps[0]).invite().is_some());
+    assert_eq!(screen(&a), Screen::Online, "the creator waits for the friend on the online screen");
+    let invite = online(&a).invite().unwrap().to_string();
+    assert!(online(&a).invite_link().unwrap().ends_with(&format!("/?join={invite}")));
+    start(&mut b, &server.url, "Be", Goal::Join(invite));
+    drive(&mut [&mut a, &mut b], "both seated in the game", |apps| {
+        apps.iter().all(|app| screen(app) == Screen::Playing && online(app).in_game())
+    });
+    drive(&mut [&mut a, &mut b], "the fresh game on both boards", |apps| {
+        apps.iter().all(|app| game(app).rules().variant == fanorona_engine::Variant::Dimy)
+    });
+    assert_eq!(a.world().resource::<MatchSetup>().players, [Player::Human, Player::Remote]);
+    assert_eq!(b.world().resource::<MatchSetup>().players, [Player::Remote, Player::Human]);
+    assert_eq!(online(&b).my_side(), Some(Side::Black));
+
+    // White's turn reaches Black as an ordinary move request; Black's reply reaches White.
+    let first = some_turn(game(&a), 0);
+    play(&mut a, &first);
+    drive(&mut [&mut a, &mut b], "White's turn on Black's board", |apps| game(apps[1]).turns().len() == 1);
+    assert_eq!(game(&b).turns()[0], first);
+    assert!(b.world().resource::<SeenRequests>().0.contains(&MoveAction::Turn(first.clone())));
+    let reply = some_turn(game(&b), 1);
+    play(&mut b, &reply);
+    drive(&mut [&mut a, &mut b], "Black's reply on White's board", |apps| game(apps[0]).turns().len() == 2);
+    assert_eq!(game(&a).turns(), game(&b).turns());
+
+    let server_game = game(&a).clone();
+
+    // White's board drifts from the server's (the same number of turns, other turns); a turn legal there but
+    // illegal in the real position is refused by the server, whose state puts White's board right.
+    let mut drifted = Game::new(*server_game.rules());
+    let starts = drifted.position().legal_turns();
+    let other = starts.iter().rev().find(|t| **t != server_game.turns()[0] && t.len() == 1).unwrap().clone();
+    drifted.play_turn(&other).unwrap();
+    let answer = some_turn(&drifted, 0);
+    drifted.play_turn(&answer).unwrap();
+    let legal_on_server = server_game.position().legal_turns();
+    let bad = drifted.position().legal_turns().into_iter().find(|t| !legal_on_server.contains(t)).unwrap();
+    a.world_mut().write_message(LoadGame(drifted));
+    a.update();
+    play(&mut a, &bad);
+    let refused = error_text(ErrorCode::IllegalTurn);
+    drive(&mut [&mut a, &mut b], "the refusal and the server's game", |apps| {
+        let now = apps[0].world().resource::<Time<Real>>().elapsed_secs_f64();
+        online(apps[0]).notice(now) == Some(refused) && game(apps[0]).turns() == server_game.turns()
+    });
+    assert_eq!(game(&b).turns(), server_game.turns(), "the refused turn never reached Black");
+
+    // Black resigns with the HUD's button: the rules refuse it locally, the server ends the game for both.
+    b.world_mut().write_message(MoveRequest::new(MoveAction::Resign(Side::Black)));
+    drive(&mut [&mut a, &mut b], "the resignation on both boards", |apps| {
+        apps.iter().all(|app| game(app).outcome().is_some_and(|o| o.result() == GameResult::Win(Side::White)))
+    });
+    for _ in 0..3 {
+        a.update();
+        b.update();
+    }
+
+    // Counted apart from CPU and hot-seat games, and kept as a record.
+    let tally = |app: &App| app.world().resource::<PlayerStats>().0.results.get("online").copied().unwrap_or_default();
+    assert_eq!((tally(&a).wins, tally(&a).losses), (1, 0));
+    assert_eq!((tally(&b).wins, tally(&b).losses), (0, 1));
+    assert!(store_a.list_records().iter().any(|n| n.ends_with("-online")), "{:?}", store_a.list_records());
+    let text = store_a.read_record(&store_a.list_records()[0]).unwrap().unwrap();
+    assert!(text.contains("Ana") && text.contains("Be"), "{text}");
+}
+
+#[test]
+fn bad_codes_and_unknown_games_are_refused_with_words() {
+    let server = server();
+    let storage = Storage::memory();
+    let mut app = player(&storage);
+    start(&mut app, &server.url, "", Goal::Join("0123456789abcdef0123456789abcdef".into()));
+    drive(&mut [&mut app], "the refusal", |apps| online(apps[0]).failure().is_some());
+    assert_eq!(online(&app).failure(), Some(error_text(ErrorCode::UnknownGame)));
+    assert!(!online(&app).is_active(), "the session ends; the form shows why");
+    assert_eq!(online::parse_code("12"), None);
+}
