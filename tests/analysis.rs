@@ -137,3 +137,20 @@ fn the_engine_reports_three_different_lines_with_arrows() {
     }
     assert_eq!(app.world().resource::<BoardArrows>().paths.len(), 1);
 }
+
+#[test]
+fn a_turn_of_the_game_shown_before_is_not_taken_into_the_tree() {
+    let mut app = app();
+    // The title's game plays a turn in the very frame the analysis board opens.
+    app.world_mut().write_message(NewGame);
+    app.update();
+    let turn = board(&app).legal_turns().remove(0);
+    app.world_mut().write_message(MoveRequest::new(MoveAction::Turn(turn)));
+    app.world_mut().write_message(AnalysisAction::Open(None));
+    for _ in 0..4 {
+        app.update();
+    }
+    assert_eq!(analysis(&app).current, 0);
+    assert!(analysis(&app).tree.nodes[0].children.is_empty());
+    assert_eq!(board(&app), Position::start(&Rules::default()));
+}

@@ -121,3 +121,32 @@ fn play_on_from_a_reviewed_position_against_the_cpu() {
     assert_eq!(setup.players, [Player::Human, Player::Cpu(Level::Beginner)]);
     assert_eq!(app.world().resource::<GameState>().game().turns().len(), 0);
 }
+
+#[test]
+fn a_loaded_record_is_reviewed_as_the_game_played() {
+    let game = blundered_game();
+    let mut played = app();
+    played.world_mut().write_message(ReplayGame {
+        game: game.clone(),
+        white: "A".into(),
+        black: "B".into(),
+        review: true,
+    });
+    played.update();
+    played.update();
+    let from_game = reviewed(&mut played);
+
+    let mut loaded = app();
+    let setup =
+        MatchSetup { rules: *game.rules(), players: [Player::Human, Player::Human], seed: 1, vela_match: false };
+    let text = records::record_text(&game, &setup, "2026-11-23");
+    loaded.world_mut().write_message(fanorona::screens::records::OpenRecord(text));
+    loaded.update();
+    loaded.update();
+    loaded.world_mut().write_message(fanorona::screens::records::StartReview);
+    loaded.update();
+    let from_record = reviewed(&mut loaded);
+    assert_eq!(from_game.len(), 2);
+    assert!(from_game.iter().all(Option::is_some));
+    assert_eq!(from_game, from_record);
+}

@@ -18,7 +18,7 @@ use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
 use crate::play::cpu::CpuThreading;
 use crate::play::input::{BoardEditing, PointClicked, Selection};
-use crate::play::rules::{GameSet, GameState, LoadGame, MatchSetup, Player, TurnEnded};
+use crate::play::rules::{GameSet, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -154,6 +154,9 @@ pub struct Analysis {
     pub lines: Vec<Info>,
     /// The node the board was last loaded with (to see when the tree moved).
     shown: Option<usize>,
+    /// Loads asked of the rules and not yet reported done: until they are, a reported turn belongs to the game
+    /// shown before (the title's).
+    loads_pending: u32,
     engine: Option<EngineRun>,
 }
 
@@ -171,6 +174,7 @@ impl Analysis {
             multipv: MAX_LINES,
             lines: Vec::new(),
             shown: None,
+            loads_pending: 0,
             engine: None,
         }
     }
@@ -350,13 +354,32 @@ fn edit_clicks(mut clicks: MessageReader<PointClicked>, analysis: Option<ResMut<
 }
 
 /// Adds each turn played on the board to the tree.
-fn grow_tree(mut turns: MessageReader<TurnEnded>, state: Res<GameState>, analysis: Option<ResMut<Analysis>>) {
+fn grow_tree(
+    mut turns: MessageReader<TurnEnded>,
+    mut started: MessageReader<GameStarted>,
+    state: Res<GameState>,
+    analysis: Option<ResMut<Analysis>>,
+) {
     let Some(mut an) = analysis else {
         turns.clear();
+        started.clear();
         return;
     };
+    let loaded = started.read().filter(|s| s.loaded).count() as u32;
+    an.loads_pending = an.loads_pending.saturating_sub(loaded);
+    if an.loads_pending > 0 || an.shown.is_none() {
+        turns.clear();
+        return;
+    }
     for _ in turns.read() {
-        let Some(turn) = state.game().turns().last().cloned() else { continue };
+        // Only a turn played from the node on the board: a turn of the game shown before the analysis opened (the
+        // title's) may still be reported in the first frames.
+        let game = state.game();
+        let path = an.tree.path(an.current);
+        let from_node = *game.start_position() == an.tree.root
+            && game.turns().len() == path.len() + 1
+            && game.turns()[..path.len()] == path[..];
+        let Some(turn) = game.turns().last().cloned().filter(|_| from_node) else { continue };
         let current = an.current;
         let child = an.tree.child(current, &turn);
         an.current = child;
@@ -381,6 +404,7 @@ fn think(
     let an = &mut *an;
     if an.shown != Some(an.current) {
         an.shown = Some(an.current);
+        an.loads_pending += 1;
         loads.write(LoadGame(an.tree.game(an.current, an.rules)));
         an.engine = None;
         an.lines.clear();

@@ -278,6 +278,10 @@ fn judge_turns(
     for _ in turns.read() {
         let game = state.game();
         let (Some(turn), Some(start)) = (game.turns().first(), game.turn_starts().first()) else { continue };
+        // A turn of the game shown before the lesson opened (the title's) may still be reported: not the lesson's.
+        if *start != def.position() || game.turns().len() != 1 {
+            continue;
+        }
         let verdict = judge(def.goal, start, turn);
         run.verdict = Some(verdict);
         run.refused = None;

@@ -189,6 +189,7 @@ fn judge(
     mut turns: MessageReader<TurnEnded>,
     mut refusals: MessageReader<RequestRejected>,
     mut run: ResMut<PuzzleRun>,
+    state: Res<GameState>,
     mut stats: ResMut<PlayerStats>,
     storage: Option<Res<Storage>>,
 ) {
@@ -202,6 +203,13 @@ fn judge(
     let Some(puzzle) = run.puzzle().cloned() else { return };
     let solver = puzzle.position.side_to_move();
     for t in ended.iter().filter(|t| t.side == solver) {
+        // Only a turn played from the puzzle's position: a turn of the game shown before the puzzle opened (the
+        // title's) may still be reported in the first frames.
+        let game = state.game();
+        let before = game.turns().len().checked_sub(1).and_then(|i| game.turn_starts().get(i));
+        if before.copied() != puzzle.position_at(run.step) || game.turns().last() != Some(&t.turn) {
+            continue;
+        }
         run.refused = None;
         let outcome = puzzle.check(run.step, &t.turn);
         let (verdict, solved) = match outcome {

@@ -130,7 +130,9 @@ fn title(
             .id(egui::Id::new("lessons_offer"))
             .collapsible(false)
             .resizable(false)
-            .anchor(egui::Align2::CENTER_TOP, [0.0, 16.0])
+            // Beside the menu, not over it.
+            .anchor(egui::Align2::RIGHT_TOP, [-16.0, 16.0])
+            .default_width(300.0)
             .show(ctx, |ui| {
                 ui.label(t("lessons.offer.text"));
                 ui.horizontal(|ui| {
