@@ -19,6 +19,7 @@ use crate::play::board::BoardFrame;
 use crate::play::cpu::CpuThreading;
 use crate::play::input::{BoardEditing, PointClicked, Selection};
 use crate::play::rules::{GameSet, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
+use crate::screens::widgets::side_panel;
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -423,11 +424,18 @@ fn think(
             demand.next_frame();
         }
     }
+    // The arrows follow the lines: rebuilt only when the engine reported something new (or the node changed,
+    // which cleared the lines), not every frame.
+    let mut changed = an.lines.is_empty() && !arrows.paths.is_empty();
     if let Some(engine) = &an.engine {
-        let lines = engine.lines.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        if lines != an.lines {
-            an.lines = lines;
+        let lines = engine.lines.lock().unwrap_or_else(|e| e.into_inner());
+        if *lines != an.lines {
+            an.lines = lines.clone();
+            changed = true;
         }
+    }
+    if !changed {
+        return;
     }
     let pos = an.position();
     let wanted: Vec<ArrowPath> = an
@@ -504,44 +512,32 @@ fn panel(
 ) -> Result {
     let Some(mut an) = analysis else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let shown = egui::Window::new("analysis")
-        .title_bar(false)
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
-        .show(ctx, |ui| {
-            ui.set_width(330.0);
-            ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD));
-            ui.label(egui::RichText::new(t("analysis.not_a_game")).small().color(colors::DIM));
-            ui.horizontal(|ui| {
-                if ui.selectable_label(!an.editing, t("analysis.explore")).clicked() {
-                    actions.write(AnalysisAction::Edit(false));
-                }
-                if ui.selectable_label(an.editing, t("analysis.edit")).clicked() {
-                    actions.write(AnalysisAction::Edit(true));
-                }
-            });
-            ui.separator();
-            if an.editing {
-                editor(ui, &mut an, &mut actions);
-            } else {
-                engine_lines(ui, &an, &mut actions);
-                ui.separator();
-                variations(ui, &an, &mut actions);
+    side_panel(ctx, "analysis", 330.0, &mut frame, |ui| {
+        ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD));
+        ui.label(egui::RichText::new(t("analysis.not_a_game")).small().color(colors::DIM));
+        ui.horizontal(|ui| {
+            if ui.selectable_label(!an.editing, t("analysis.explore")).clicked() {
+                actions.write(AnalysisAction::Edit(false));
             }
-            ui.separator();
-            fen_box(ui, &mut an, &mut actions);
-            ui.add_space(6.0);
-            if ui.button(t("lessons.close")).clicked() {
-                actions.write(AnalysisAction::Close);
+            if ui.selectable_label(an.editing, t("analysis.edit")).clicked() {
+                actions.write(AnalysisAction::Edit(true));
             }
         });
-    if let Some(shown) = shown {
-        let wanted = BoardFrame { right: (shown.response.rect.width() + 16.0).round(), ..BoardFrame::default() };
-        if *frame != wanted {
-            *frame = wanted;
+        ui.separator();
+        if an.editing {
+            editor(ui, &mut an, &mut actions);
+        } else {
+            engine_lines(ui, &an, &mut actions);
+            ui.separator();
+            variations(ui, &an, &mut actions);
         }
-    }
+        ui.separator();
+        fen_box(ui, &mut an, &mut actions);
+        ui.add_space(6.0);
+        if ui.button(t("lessons.close")).clicked() {
+            actions.write(AnalysisAction::Close);
+        }
+    });
     Ok(())
 }
 

@@ -16,6 +16,7 @@ use crate::play::rules::{
 };
 use crate::save::persist::PlayerStats;
 use crate::save::storage::Storage;
+use crate::screens::widgets::side_panel;
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -313,100 +314,87 @@ fn lesson_panel(
     stats: Res<PlayerStats>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let panel = egui::Window::new("lesson")
-        .title_bar(false)
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
-        .show(ctx, |ui| {
-            ui.set_width(310.0);
+    side_panel(ctx, "lesson", 310.0, &mut frame, |ui| {
+        ui.add_space(6.0);
+        let total = LESSONS.len();
+        let Some(def) = LESSONS.get(run.index) else {
+            ui.heading(egui::RichText::new(t("lessons.final.title")).color(colors::GOLD));
             ui.add_space(6.0);
-            let total = LESSONS.len();
-            let Some(def) = LESSONS.get(run.index) else {
-                ui.heading(egui::RichText::new(t("lessons.final.title")).color(colors::GOLD));
-                ui.add_space(6.0);
-                ui.label(t("lessons.final.text"));
-                ui.add_space(10.0);
-                if ui.button(t("lessons.final.play")).clicked() {
-                    nav.write(LessonNav::FirstGame);
-                }
-                if ui.button(t("lessons.previous")).clicked() {
-                    nav.write(LessonNav::Previous);
-                }
-                if ui.button(t("lessons.close")).clicked() {
-                    nav.write(LessonNav::Close);
-                }
-                return;
-            };
-            ui.label(
-                egui::RichText::new(tf("lessons.progress", &[("n", (run.index + 1).into()), ("total", total.into())]))
-                    .color(colors::DIM),
-            );
-            let done = stats.0.lessons_done.iter().any(|d| d == def.id);
-            let title = if done { format!("{} ✔", def.title()) } else { def.title().to_string() };
-            ui.heading(egui::RichText::new(title).color(colors::GOLD));
-            ui.add_space(6.0);
-            ui.label(def.text());
-            ui.add_space(8.0);
-            let game = state.game();
-            if game.position().in_relay() && ui.button(t("hud.end_turn")).clicked() {
-                requests.write(MoveRequest::new(MoveAction::EndTurn));
-            }
-            // A step that can capture either way: the same choice as in a game.
-            if let Some((a, w)) = sel.choice {
-                let pos = game.position();
-                ui.label(t("capture.explain"));
-                ui.horizontal(|ui| {
-                    for (key, step) in [("capture.approach", a), ("capture.withdrawal", w)] {
-                        if ui.button(tf(key, &[("count", pos.captured_by(step).count_ones().into())])).clicked() {
-                            requests.write(MoveRequest::new(MoveAction::Step(step)));
-                            sel.choice = None;
-                            sel.piece = None;
-                        }
-                    }
-                });
-            }
-            if let Some(reason) = &run.refused {
-                ui.label(
-                    egui::RichText::new(tf("lessons.refused", &[("reason", reason.as_str().into())]))
-                        .color(colors::WARN),
-                );
-            }
-            match run.verdict {
-                Some(Verdict::Right) => {
-                    ui.label(egui::RichText::new(t("lessons.right")).size(18.0).color(colors::GOOD));
-                }
-                Some(Verdict::Wrong(key)) => {
-                    ui.label(egui::RichText::new(t(key)).color(colors::WARN));
-                    ui.label(egui::RichText::new(t("lessons.shown")).small().color(colors::DIM));
-                }
-                None => {}
-            }
+            ui.label(t("lessons.final.text"));
             ui.add_space(10.0);
-            ui.horizontal(|ui| {
-                if ui.add_enabled(run.index > 0, egui::Button::new(t("lessons.previous"))).clicked() {
-                    nav.write(LessonNav::Previous);
-                }
-                if ui.button(t("lessons.retry")).clicked() {
-                    nav.write(LessonNav::Retry);
-                }
-                let next = egui::Button::new(t("lessons.next"));
-                let next = if run.verdict == Some(Verdict::Right) { next.fill(colors::GO) } else { next };
-                if ui.add(next).clicked() {
-                    nav.write(LessonNav::Next);
-                }
-            });
-            ui.add_space(6.0);
+            if ui.button(t("lessons.final.play")).clicked() {
+                nav.write(LessonNav::FirstGame);
+            }
+            if ui.button(t("lessons.previous")).clicked() {
+                nav.write(LessonNav::Previous);
+            }
             if ui.button(t("lessons.close")).clicked() {
                 nav.write(LessonNav::Close);
             }
+            return;
+        };
+        ui.label(
+            egui::RichText::new(tf("lessons.progress", &[("n", (run.index + 1).into()), ("total", total.into())]))
+                .color(colors::DIM),
+        );
+        let done = stats.0.lessons_done.iter().any(|d| d == def.id);
+        let title = if done { format!("{} ✔", def.title()) } else { def.title().to_string() };
+        ui.heading(egui::RichText::new(title).color(colors::GOLD));
+        ui.add_space(6.0);
+        ui.label(def.text());
+        ui.add_space(8.0);
+        let game = state.game();
+        if game.position().in_relay() && ui.button(t("hud.end_turn")).clicked() {
+            requests.write(MoveRequest::new(MoveAction::EndTurn));
+        }
+        // A step that can capture either way: the same choice as in a game.
+        if let Some((a, w)) = sel.choice {
+            let pos = game.position();
+            ui.label(t("capture.explain"));
+            ui.horizontal(|ui| {
+                for (key, step) in [("capture.approach", a), ("capture.withdrawal", w)] {
+                    if ui.button(tf(key, &[("count", pos.captured_by(step).count_ones().into())])).clicked() {
+                        requests.write(MoveRequest::new(MoveAction::Step(step)));
+                        sel.choice = None;
+                        sel.piece = None;
+                    }
+                }
+            });
+        }
+        if let Some(reason) = &run.refused {
+            ui.label(
+                egui::RichText::new(tf("lessons.refused", &[("reason", reason.as_str().into())])).color(colors::WARN),
+            );
+        }
+        match run.verdict {
+            Some(Verdict::Right) => {
+                ui.label(egui::RichText::new(t("lessons.right")).size(18.0).color(colors::GOOD));
+            }
+            Some(Verdict::Wrong(key)) => {
+                ui.label(egui::RichText::new(t(key)).color(colors::WARN));
+                ui.label(egui::RichText::new(t("lessons.shown")).small().color(colors::DIM));
+            }
+            None => {}
+        }
+        ui.add_space(10.0);
+        ui.horizontal(|ui| {
+            if ui.add_enabled(run.index > 0, egui::Button::new(t("lessons.previous"))).clicked() {
+                nav.write(LessonNav::Previous);
+            }
+            if ui.button(t("lessons.retry")).clicked() {
+                nav.write(LessonNav::Retry);
+            }
+            let next = egui::Button::new(t("lessons.next"));
+            let next = if run.verdict == Some(Verdict::Right) { next.fill(colors::GO) } else { next };
+            if ui.add(next).clicked() {
+                nav.write(LessonNav::Next);
+            }
         });
-    let Some(panel) = panel else { return Ok(()) };
-    // Rounded, so that sub-pixel changes of the window's size do not refit the camera every frame.
-    let wanted = BoardFrame { right: (panel.response.rect.width() + 16.0).round(), ..BoardFrame::default() };
-    if *frame != wanted {
-        *frame = wanted;
-    }
+        ui.add_space(6.0);
+        if ui.button(t("lessons.close")).clicked() {
+            nav.write(LessonNav::Close);
+        }
+    });
     Ok(())
 }
 

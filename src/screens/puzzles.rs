@@ -16,6 +16,7 @@ use crate::play::rules::{
 };
 use crate::save::persist::PlayerStats;
 use crate::save::storage::Storage;
+use crate::screens::widgets::side_panel;
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -280,88 +281,75 @@ fn panel(
     mut frame: ResMut<BoardFrame>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let shown = egui::Window::new("puzzle")
-        .title_bar(false)
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
-        .show(ctx, |ui| {
-            ui.set_width(310.0);
-            let p = &stats.0.puzzles;
-            ui.label(
-                egui::RichText::new(tf(
-                    "puzzles.rating",
-                    &[
-                        ("rating", format!("{:.0}", p.rating).into()),
-                        ("solved", p.solved.into()),
-                        ("tried", p.attempts.into()),
-                    ],
-                ))
-                .color(colors::DIM),
-            );
-            let Some(puzzle) = run.puzzle() else {
-                ui.label(t("puzzles.none"));
-                return;
-            };
-            ui.heading(egui::RichText::new(kind_text(puzzle.kind)).color(colors::GOLD));
-            ui.label(tf(
-                "puzzles.to_move",
+    side_panel(ctx, "puzzle", 310.0, &mut frame, |ui| {
+        let p = &stats.0.puzzles;
+        ui.label(
+            egui::RichText::new(tf(
+                "puzzles.rating",
                 &[
-                    ("side", crate::i18n::side_name(puzzle.position.side_to_move()).into()),
-                    ("rating", puzzle.rating.into()),
+                    ("rating", format!("{:.0}", p.rating).into()),
+                    ("solved", p.solved.into()),
+                    ("tried", p.attempts.into()),
                 ],
-            ));
-            if state.position().in_relay() && ui.button(t("hud.end_turn")).clicked() {
-                requests.write(MoveRequest::new(MoveAction::EndTurn));
+            ))
+            .color(colors::DIM),
+        );
+        let Some(puzzle) = run.puzzle() else {
+            ui.label(t("puzzles.none"));
+            return;
+        };
+        ui.heading(egui::RichText::new(kind_text(puzzle.kind)).color(colors::GOLD));
+        ui.label(tf(
+            "puzzles.to_move",
+            &[
+                ("side", crate::i18n::side_name(puzzle.position.side_to_move()).into()),
+                ("rating", puzzle.rating.into()),
+            ],
+        ));
+        if state.position().in_relay() && ui.button(t("hud.end_turn")).clicked() {
+            requests.write(MoveRequest::new(MoveAction::EndTurn));
+        }
+        if let Some(reason) = &run.refused {
+            ui.label(
+                egui::RichText::new(tf("lessons.refused", &[("reason", reason.as_str().into())])).color(colors::WARN),
+            );
+        }
+        match &run.verdict {
+            Some(Verdict::Right) => {
+                ui.label(egui::RichText::new(t("puzzles.right")).color(colors::GOOD));
             }
-            if let Some(reason) = &run.refused {
-                ui.label(
-                    egui::RichText::new(tf("lessons.refused", &[("reason", reason.as_str().into())]))
-                        .color(colors::WARN),
-                );
+            Some(Verdict::Solved) => {
+                ui.label(egui::RichText::new(t("puzzles.solved")).size(18.0).color(colors::GOOD));
             }
-            match &run.verdict {
-                Some(Verdict::Right) => {
-                    ui.label(egui::RichText::new(t("puzzles.right")).color(colors::GOOD));
-                }
-                Some(Verdict::Solved) => {
-                    ui.label(egui::RichText::new(t("puzzles.solved")).size(18.0).color(colors::GOOD));
-                }
-                Some(Verdict::Wrong(miss)) => {
-                    ui.label(egui::RichText::new(miss_text(*miss)).color(colors::WARN));
-                }
-                Some(Verdict::Shown) => {
-                    ui.label(egui::RichText::new(t("puzzles.shown")).color(colors::DIM));
-                }
-                None => {}
+            Some(Verdict::Wrong(miss)) => {
+                ui.label(egui::RichText::new(miss_text(*miss)).color(colors::WARN));
             }
-            ui.add_space(8.0);
-            ui.horizontal(|ui| {
-                if matches!(run.verdict, Some(Verdict::Wrong(_))) && ui.button(t("lessons.retry")).clicked() {
-                    nav.write(PuzzleNav::Retry);
-                }
-                if !matches!(run.verdict, Some(Verdict::Solved | Verdict::Shown))
-                    && ui.button(t("puzzles.show_solution")).clicked()
-                {
-                    nav.write(PuzzleNav::ShowSolution);
-                }
-                let next = egui::Button::new(t("puzzles.next"));
-                let next = if run.verdict == Some(Verdict::Solved) { next.fill(colors::GO) } else { next };
-                if ui.add(next).clicked() {
-                    nav.write(PuzzleNav::Next);
-                }
-            });
-            ui.add_space(6.0);
-            if ui.button(t("lessons.close")).clicked() {
-                nav.write(PuzzleNav::Close);
+            Some(Verdict::Shown) => {
+                ui.label(egui::RichText::new(t("puzzles.shown")).color(colors::DIM));
+            }
+            None => {}
+        }
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if matches!(run.verdict, Some(Verdict::Wrong(_))) && ui.button(t("lessons.retry")).clicked() {
+                nav.write(PuzzleNav::Retry);
+            }
+            if !matches!(run.verdict, Some(Verdict::Solved | Verdict::Shown))
+                && ui.button(t("puzzles.show_solution")).clicked()
+            {
+                nav.write(PuzzleNav::ShowSolution);
+            }
+            let next = egui::Button::new(t("puzzles.next"));
+            let next = if run.verdict == Some(Verdict::Solved) { next.fill(colors::GO) } else { next };
+            if ui.add(next).clicked() {
+                nav.write(PuzzleNav::Next);
             }
         });
-    if let Some(shown) = shown {
-        let wanted = BoardFrame { right: (shown.response.rect.width() + 16.0).round(), ..BoardFrame::default() };
-        if *frame != wanted {
-            *frame = wanted;
+        ui.add_space(6.0);
+        if ui.button(t("lessons.close")).clicked() {
+            nav.write(PuzzleNav::Close);
         }
-    }
+    });
     Ok(())
 }
 

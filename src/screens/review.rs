@@ -167,9 +167,11 @@ fn collect(
         *next += 1;
         demand.next_frame();
     }
-    let found = review.found.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    if found != review.turns {
-        review.turns = found;
+    // Copied only when the analysis found something new, not every frame.
+    let found = review.found.lock().unwrap_or_else(|e| e.into_inner());
+    if *found != review.turns {
+        review.turns = found.clone();
+        drop(found);
         review.drawn = None;
     }
     // The board shows the position before turn `shown`: draw that turn as played, and the better one.

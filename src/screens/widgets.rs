@@ -1,6 +1,8 @@
 //! Small egui building blocks shared by the menu screens.
 
 use crate::i18n::t;
+use crate::play::board::BoardFrame;
+use bevy::prelude::{DetectChangesMut, ResMut};
 use bevy_egui::egui;
 
 /// A window without a title bar, centred on the screen.
@@ -18,4 +20,30 @@ pub fn big_button(ui: &mut egui::Ui, key: &'static str) -> bool {
     let r = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(t(key)).size(18.0)));
     crate::platform::web::button_at(key.rsplit('.').next().unwrap_or(key), r.rect);
     r.clicked()
+}
+
+/// A panel at the window's right edge, `width` wide, beside the board: shows `contents` and narrows the board's
+/// part of the window ([`BoardFrame`]) to what the panel leaves free.
+pub fn side_panel(
+    ctx: &egui::Context,
+    id: &str,
+    width: f32,
+    frame: &mut ResMut<BoardFrame>,
+    contents: impl FnOnce(&mut egui::Ui),
+) {
+    let shown = egui::Window::new(id)
+        .title_bar(false)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0])
+        .show(ctx, |ui| {
+            ui.set_width(width);
+            contents(ui);
+        });
+    if let Some(shown) = shown {
+        // Rounded, so that sub-pixel changes of the panel's size do not refit the camera every frame.
+        let right = (shown.response.rect.width() + 16.0).round();
+        // Compared first: writing an equal value would still mark it changed and refit every frame.
+        frame.set_if_neq(BoardFrame { right, ..Default::default() });
+    }
 }
