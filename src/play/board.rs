@@ -6,9 +6,11 @@
 //! free.
 
 use crate::play::rules::{Captured, GameStarted, GameState, Piece};
+use crate::state::Screen;
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::Variant;
 use fanorona_engine::geometry::{Direction, coords};
 
@@ -168,6 +170,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<BoardFrame>()
         .add_systems(Startup, (setup_camera, setup_meshes))
         .add_systems(Update, (rebuild_board, fit_camera))
+        .add_systems(EguiPrimaryContextPass, paint_labels.run_if(not(in_state(Screen::Telo))))
         .add_observer(dress_piece)
         .add_observer(dress_restored_capture);
 }
@@ -333,25 +336,52 @@ fn rebuild_board(
             ));
         }
     }
-    // Coordinates in the margin: files under the board, ranks on the left.
-    let label = |text: String, pos: Vec2| {
-        (
-            BoardPart,
-            Text2d::new(text),
-            TextFont::from_font_size(40.0),
-            TextColor(palette.label.with_alpha(0.8)),
-            Transform::from_translation(pos.extend(0.3)).with_scale(Vec3::splat(0.0055)),
-        )
-    };
+}
+
+/// Height of the coordinates in the margin, in units of the point spacing.
+const LABEL_HEIGHT: f32 = 0.22;
+
+/// Paints the coordinates in the margin (files under the board, ranks on the left) with egui's font, behind every
+/// egui window: the only text in the world, and not worth Bevy's text stack (parley, its fonts and shaping data:
+/// about a tenth of the web module).
+fn paint_labels(
+    mut contexts: EguiContexts,
+    layout: Res<BoardLayout>,
+    theme: Option<Res<crate::theme::Theme>>,
+    camera: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+) -> Result {
+    let Ok((camera, tf)) = camera.single() else { return Ok(()) };
+    let to_screen = |world: Vec2| camera.world_to_viewport(tf, world.extend(0.0)).ok().map(|v| egui::pos2(v.x, v.y));
+    let (Some(a), Some(b)) = (to_screen(Vec2::ZERO), to_screen(Vec2::X)) else { return Ok(()) };
+    let size = LABEL_HEIGHT * (b.x - a.x).abs();
+    if size < 4.0 {
+        return Ok(());
+    }
+    let label = theme.map(|t| *t).unwrap_or_default().palette().label.with_alpha(0.8).to_srgba();
+    let color = egui::Color32::from_rgba_unmultiplied(
+        (label.red * 255.0) as u8,
+        (label.green * 255.0) as u8,
+        (label.blue * 255.0) as u8,
+        (label.alpha * 255.0) as u8,
+    );
+    let ctx = contexts.ctx_mut()?;
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    let font = egui::FontId::monospace(size);
+    let variant = layout.variant;
     let low = layout.point_pos(0);
     for f in 0..variant.width() {
         let x = layout.point_pos(f).x;
-        commands.spawn(label(((b'a' + f) as char).to_string(), Vec2::new(x, low.y - MARGIN + 0.02)));
+        if let Some(at) = to_screen(Vec2::new(x, low.y - MARGIN + 0.02)) {
+            painter.text(at, egui::Align2::CENTER_CENTER, ((b'a' + f) as char).to_string(), font.clone(), color);
+        }
     }
     for r in 0..variant.height() {
         let y = layout.point_pos(r * 9).y;
-        commands.spawn(label((r + 1).to_string(), Vec2::new(low.x - MARGIN + 0.05, y)));
+        if let Some(at) = to_screen(Vec2::new(low.x - MARGIN + 0.05, y)) {
+            painter.text(at, egui::Align2::CENTER_CENTER, (r + 1).to_string(), font.clone(), color);
+        }
     }
+    Ok(())
 }
 
 /// Gives a new piece entity its stone look: shadow, dark rim, body and a soft highlight.
