@@ -430,49 +430,13 @@ fn apply_requests(
     mut out: Out,
 ) {
     for req in requests.read() {
-        if let Some(g) = req.expect_generation
-            && g != state.generation
-        {
-            out.rejected.write(RequestRejected {
-                action: req.action.clone(),
-                reason: "the position changed since the request was made".into(),
-            });
-            continue;
-        }
-        if setup.is_online() && !allowed_online(&req.action, &state.game) {
-            out.rejected.write(RequestRejected {
-                action: req.action.clone(),
-                reason: "in an online game the server decides this".into(),
-            });
-            continue;
-        }
-        let result = match &req.action {
+        let result = admissible(req, &setup, &state).and_then(|()| match &req.action {
             MoveAction::Step(step) => play_step(&mut state, &mut index, &mut commands, *step, &mut out),
             MoveAction::EndTurn => match state.position().relay_piece() {
                 Some(p) => play_step(&mut state, &mut index, &mut commands, Step::stop(p), &mut out),
                 None => Err("there is no relay to end".to_string()),
             },
-            MoveAction::Turn(turn) => {
-                // Check the whole turn on a copy first: an illegal turn must change nothing.
-                let mut check = state.game.clone();
-                let legal = turn.steps.iter().try_for_each(|s| check.play_step(*s).map(|_| ()));
-                match legal {
-                    Err(e) => Err(e.to_string()),
-                    Ok(()) => {
-                        let mut r = Ok(());
-                        for s in &turn.steps {
-                            r = play_step(&mut state, &mut index, &mut commands, *s, &mut out);
-                        }
-                        // A turn given without its final stop leaves a relay: the CPU meant to stop there.
-                        if r.is_ok()
-                            && let Some(p) = state.position().relay_piece()
-                        {
-                            r = play_step(&mut state, &mut index, &mut commands, Step::stop(p), &mut out);
-                        }
-                        r
-                    }
-                }
-            }
+            MoveAction::Turn(turn) => play_turn(&mut state, &mut index, &mut commands, turn, &mut out),
             MoveAction::Undo { until } => undo(&mut state, *until).map(|kind| {
                 respawn_pieces(&state, &mut index, &mut commands, &captured);
                 out.undos.write(UndoHappened { kind });
@@ -483,41 +447,75 @@ fn apply_requests(
                 out.undos.write(UndoHappened { kind: UndoKind::Redo });
                 report_turn_end(&state, &mut out);
             }),
-            MoveAction::OfferDraw(side) => {
-                if state.game.is_over() {
-                    Err("the game is over".into())
-                } else if state.draw_offer.is_some() {
-                    Err("a draw offer is already waiting for an answer".into())
-                } else {
-                    state.draw_offer = Some(*side);
-                    state.generation += 1;
-                    out.offers.write(DrawOffered { by: *side });
-                    Ok(())
-                }
-            }
-            MoveAction::AnswerDraw { accept } => match state.draw_offer.take() {
-                None => Err("there is no draw offer to answer".into()),
-                Some(by) => {
-                    state.generation += 1;
-                    out.answers.write(DrawAnswered { by: by.opponent(), accepted: *accept });
-                    if *accept {
-                        state.game.agree_draw().map_err(|e| e.to_string()).map(|()| {
-                            out.ended.write(GameEnded { outcome: state.game.outcome().expect("just agreed") });
-                        })
-                    } else {
-                        Ok(())
-                    }
-                }
-            },
+            MoveAction::OfferDraw(side) => offer_draw(&mut state, *side, &mut out),
+            MoveAction::AnswerDraw { accept } => answer_draw(&mut state, *accept, &mut out),
             MoveAction::Resign(side) => state.game.resign(*side).map_err(|e| e.to_string()).map(|()| {
                 state.generation += 1;
                 out.ended.write(GameEnded { outcome: state.game.outcome().expect("just resigned") });
             }),
-        };
+        });
         if let Err(reason) = result {
             out.rejected.write(RequestRejected { action: req.action.clone(), reason });
         }
     }
+}
+
+/// Whether a request may be tried at all: made for the position now shown, and (online) one the player may make
+/// locally.
+fn admissible(req: &MoveRequest, setup: &MatchSetup, state: &GameState) -> Result<(), String> {
+    if req.expect_generation.is_some_and(|g| g != state.generation) {
+        return Err("the position changed since the request was made".into());
+    }
+    if setup.is_online() && !allowed_online(&req.action, &state.game) {
+        return Err("in an online game the server decides this".into());
+    }
+    Ok(())
+}
+
+/// Plays a whole turn, checked on a copy first: an illegal turn must change nothing.
+fn play_turn(
+    state: &mut GameState,
+    index: &mut PieceIndex,
+    commands: &mut Commands,
+    turn: &Turn,
+    out: &mut Out,
+) -> Result<(), String> {
+    let mut check = state.game.clone();
+    turn.steps.iter().try_for_each(|s| check.play_step(*s).map(|_| ())).map_err(|e| e.to_string())?;
+    for s in &turn.steps {
+        play_step(state, index, commands, *s, out)?;
+    }
+    // A turn given without its final stop leaves a relay: the CPU meant to stop there.
+    match state.position().relay_piece() {
+        Some(p) => play_step(state, index, commands, Step::stop(p), out),
+        None => Ok(()),
+    }
+}
+
+/// A side offers a draw (one offer waits at a time).
+fn offer_draw(state: &mut GameState, side: Side, out: &mut Out) -> Result<(), String> {
+    if state.game.is_over() {
+        return Err("the game is over".into());
+    }
+    if state.draw_offer.is_some() {
+        return Err("a draw offer is already waiting for an answer".into());
+    }
+    state.draw_offer = Some(side);
+    state.generation += 1;
+    out.offers.write(DrawOffered { by: side });
+    Ok(())
+}
+
+/// The other side answers the waiting draw offer; accepted, the game ends drawn.
+fn answer_draw(state: &mut GameState, accept: bool, out: &mut Out) -> Result<(), String> {
+    let by = state.draw_offer.take().ok_or("there is no draw offer to answer")?;
+    state.generation += 1;
+    out.answers.write(DrawAnswered { by: by.opponent(), accepted: accept });
+    if accept {
+        state.game.agree_draw().map_err(|e| e.to_string())?;
+        out.ended.write(GameEnded { outcome: state.game.outcome().expect("just agreed") });
+    }
+    Ok(())
 }
 
 /// Whether `action` may change an online game locally: moves, and taking back the steps of one's own relay in
