@@ -430,3 +430,4 @@ online-error-invalid = The server refused a name or code: check it.
 online-error-refused = The server refused the request.
 hud-remote = { $side } (online)
 stats-online = Online games
+stats-lessons_done = Lessons done: { $done } of { $total }

@@ -430,3 +430,4 @@ online-error-invalid = Le serveur a refusé un nom ou un code : vérifiez-le.
 online-error-refused = Le serveur a refusé la demande.
 hud-remote = { $side } (en ligne)
 stats-online = Parties en ligne
+stats-lessons_done = Leçons réussies : { $done } sur { $total }

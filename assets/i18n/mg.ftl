@@ -412,3 +412,4 @@ online-error-invalid = Nolavin'ny mpizara ny anarana na kaody iray: hamarino.
 online-error-refused = Nolavin'ny mpizara ny fangatahana.
 hud-remote = { $side } (an-tserasera)
 stats-online = Lalao an-tserasera
+stats-lessons_done = Lesona vita: { $done } amin'ny { $total }

@@ -36,6 +36,7 @@ fn stats_screen(
             let s = &stats.0;
             if s.games_played == 0 && s.results.is_empty() {
                 ui.label(t("stats.none"));
+                learning(ui, s);
             } else {
                 egui::Grid::new("stats_counts").num_columns(2).spacing([16.0, 4.0]).show(ui, |ui| {
                     ui.label(t("stats.played"));
@@ -50,6 +51,7 @@ fn stats_screen(
                 ui.add_space(8.0);
                 ui.label(tf("stats.longest_relay", &[("captures", s.longest_relay.into())]));
                 ui.label(tf("stats.most_pieces", &[("pieces", s.most_pieces.into())]));
+                learning(ui, s);
             }
             ui.add_space(10.0);
             ui.horizontal(|ui| {
@@ -82,6 +84,21 @@ fn stats_screen(
             }
         });
     Ok(())
+}
+
+/// The lessons done and the puzzle rating, once the player has tried either.
+fn learning(ui: &mut egui::Ui, s: &Stats) {
+    if s.lessons_done.is_empty() && s.puzzles.attempts == 0 {
+        return;
+    }
+    ui.add_space(8.0);
+    let total = crate::screens::lessons::LESSONS.len();
+    let done = crate::screens::lessons::LESSONS.iter().filter(|l| s.lessons_done.iter().any(|d| d == l.id)).count();
+    ui.label(tf("stats.lessons_done", &[("done", done.into()), ("total", total.into())]));
+    let p = &s.puzzles;
+    // The rating as the puzzle screen shows it: a whole number, without a thousands separator.
+    let rating = format!("{:.0}", p.rating).into();
+    ui.label(tf("puzzles.rating", &[("rating", rating), ("solved", p.solved.into()), ("tried", p.attempts.into())]));
 }
 
 /// Wins, losses and draws against each CPU level and in hot-seat games.
