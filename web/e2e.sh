@@ -2,8 +2,9 @@
 # The web build's end-to-end test in Debian's headless Chromium (see web/e2e/e2e.mjs): builds web/dist when it is
 # missing (or when BUILD=1), installs Chromium and the test's npm packages when missing, then runs the test.
 # Besides playing a game it checks the web app (manifest, installability, service worker, offline reload, update)
-# and measures the first load, idle frames and CPU. Screenshots, the console log and the figures land in
-# web/e2e-out/.
+# and measures the first load, idle frames and CPU. Then web/e2e/teach.mjs (a game review and the analysis board)
+# and web/e2e/online.mjs (two pages playing each other through a real fanorona-server, killed and restarted
+# midway). Screenshots, the console logs and the figures land in web/e2e-out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Node.js and npm come from Debian only where no other install provides them (mixing the two breaks apt).
@@ -14,3 +15,9 @@ if [ ! -f web/dist/index.html ] || [ "${BUILD:-0}" = 1 ]; then
 fi
 [ -d web/node_modules/playwright-core ] || (cd web && npm ci --no-audit --no-fund)
 node web/e2e/e2e.mjs
+# The engine as a teacher: a review and the analysis board, with the page kept drawing while they think.
+node web/e2e/teach.mjs
+# Online play: the real server (a debug build is plenty for two players) and two pages playing each other.
+# (scripts/setup.sh, sourced above, pointed CARGO_TARGET_DIR at the shared build folder.)
+cargo build --workspace --bin fanorona-server
+SERVER="$CARGO_TARGET_DIR/debug/fanorona-server" node web/e2e/online.mjs

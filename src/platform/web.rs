@@ -96,7 +96,7 @@ pub fn args() -> Vec<String> {
 pub fn plugin(app: &mut App) {
     // Only a page listens: the desktop game does not pay for them every frame.
     if IN_BROWSER {
-        app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout));
+        app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout, announce_teaching));
     }
 }
 
@@ -173,19 +173,53 @@ fn announce_play(
 
 /// Tells the page where a button is (its centre, in CSS pixels), so that a test clicks it where a player would.
 pub fn button_at(id: &str, rect: bevy_egui::egui::Rect) {
+    if IN_BROWSER {
+        let at = format!("{:.0} {:.0}", rect.center().x, rect.center().y);
+        if changed(&format!("button {id}"), &at) {
+            event("button", &format!("{id} {at}"));
+        }
+    }
+}
+
+/// Tells the page `kind` with `detail`, unless the last `kind` event said the same (for UI code that runs every
+/// frame).
+pub fn event_once(kind: &str, detail: &str) {
+    if IN_BROWSER && changed(kind, detail) {
+        event(kind, detail);
+    }
+}
+
+/// Whether `value` differs from the last value given for `key` (and remembers it).
+fn changed(key: &str, value: &str) -> bool {
     use std::sync::Mutex;
-    if !IN_BROWSER {
-        return;
-    }
     static LAST: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
-    let at = format!("{:.0} {:.0}", rect.center().x, rect.center().y);
-    let Ok(mut last) = LAST.lock() else { return };
-    match last.iter_mut().find(|(k, _)| k == id) {
-        Some((_, v)) if *v == at => return,
-        Some((_, v)) => *v = at.clone(),
-        None => last.push((id.to_string(), at.clone())),
+    let Ok(mut last) = LAST.lock() else { return false };
+    match last.iter_mut().find(|(k, _)| k == key) {
+        Some((_, v)) if v == value => false,
+        Some((_, v)) => {
+            *v = value.to_string();
+            true
+        }
+        None => {
+            last.push((key.to_string(), value.to_string()));
+            true
+        }
     }
-    event("button", &format!("{id} {at}"));
+}
+
+/// The teaching screens' progress: the review's turns analysed (`review` "done/total"), and the analysis board's
+/// best line as it deepens (`analysis` "depth score first-turn").
+fn announce_teaching(
+    review: Option<Res<crate::screens::review::Review>>,
+    analysis: Option<Res<crate::screens::analysis::Analysis>>,
+) {
+    if let Some(r) = review {
+        event_once("review", &format!("{}/{}", r.done(), r.turns.len()));
+    }
+    if let Some(best) = analysis.as_ref().and_then(|a| a.lines.first()) {
+        let first = best.pv.first().map(|t| t.to_string()).unwrap_or_default();
+        event_once("analysis", &format!("{} {} {first}", best.depth, best.score));
+    }
 }
 
 fn announce_screens(screen: Option<Res<State<Screen>>>) {

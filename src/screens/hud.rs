@@ -256,7 +256,9 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
         if ui.add_enabled(offer_ok, egui::Button::new(t("hud.offer_draw"))).clicked() {
             act.request(MoveAction::OfferDraw(to_move));
         }
-        if ui.add_enabled(can_act, egui::Button::new(t("hud.resign"))).clicked() {
+        let resign = ui.add_enabled(can_act, egui::Button::new(t("hud.resign")));
+        crate::platform::web::button_at("resign", resign.rect);
+        if resign.clicked() {
             act.request(MoveAction::Resign(to_move));
         }
     });

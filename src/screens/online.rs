@@ -147,6 +147,7 @@ fn waiting(ui: &mut egui::Ui, ctx: &egui::Context, online: &mut Online) {
         ui.label(t("online.invite_intro"));
         ui.label(egui::RichText::new(&code).monospace().size(15.0).color(colors::GOLD));
         let link = online.invite_link().unwrap_or_default();
+        crate::platform::web::event_once("invite", &link);
         ui.label(egui::RichText::new(&link).monospace().small());
         ui.horizontal(|ui| {
             if ui.button(t("online.copy_code")).clicked() {
@@ -205,7 +206,9 @@ fn form_ui(ui: &mut egui::Ui, form: &mut OnlineForm, online: &mut Online) {
     });
     ui.add_space(6.0);
     ui.horizontal(|ui| {
-        if ui.add_sized([180.0, 30.0], egui::Button::new(t("online.create"))).clicked() {
+        let create = ui.add_sized([180.0, 30.0], egui::Button::new(t("online.create")));
+        crate::platform::web::button_at("create", create.rect);
+        if create.clicked() {
             let goal = Goal::Create { board: form.board, colour: form.colour };
             online.start(&form.server, &form.name, goal);
         }

@@ -14,12 +14,23 @@ pub fn centered(title: &str) -> egui::Window<'_> {
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
 }
 
-/// A large menu button with the text of `key`; its place is reported to the web page (for tests) under the
-/// key's last part.
+/// A large menu button with the text of `key`; its place is reported to the web page (for tests) under
+/// [`button_id`].
 pub fn big_button(ui: &mut egui::Ui, key: &'static str) -> bool {
     let r = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(t(key)).size(18.0)));
-    crate::platform::web::button_at(key.rsplit('.').next().unwrap_or(key), r.rect);
+    crate::platform::web::button_at(button_id(key), r.rect);
     r.clicked()
+}
+
+/// The name a button of text `key` is reported under: the key's last part (`menu.new_game`: `new_game`), or its
+/// first where the last is the generic `button` (`analysis.button`: `analysis`).
+pub fn button_id(key: &str) -> &str {
+    let mut parts = key.split('.');
+    let first = parts.next().unwrap_or(key);
+    match parts.next_back() {
+        Some("button") | None => first,
+        Some(last) => last,
+    }
 }
 
 /// A panel at the window's right edge, `width` wide, beside the board: shows `contents` and narrows the board's
@@ -45,5 +56,19 @@ pub fn side_panel(
         let right = (shown.response.rect.width() + 16.0).round();
         // Compared first: writing an equal value would still mark it changed and refit every frame.
         frame.set_if_neq(BoardFrame { right, ..Default::default() });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::button_id;
+
+    #[test]
+    fn buttons_are_reported_under_distinct_names() {
+        assert_eq!(button_id("menu.new_game"), "new_game");
+        assert_eq!(button_id("analysis.button"), "analysis");
+        assert_eq!(button_id("online.button"), "online");
+        assert_eq!(button_id("review.button"), "review");
+        assert_eq!(button_id("start"), "start");
     }
 }

@@ -10,13 +10,11 @@
 // TURNS (CPU turns to wait for, default 3), VIEWPORT (default 960x600), CHROMIUM (browser path), OUT (folder for
 // screenshots and figures), IDLE_S (seconds of each idle measurement, default 10).
 
-import { chromium } from "playwright-core";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { serve } from "./server.mjs";
+import { fail, gamePage, launch, notBlank } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, "..", "dist");
@@ -29,11 +27,6 @@ const idleS = Number(process.env.IDLE_S || 10);
 fs.mkdirSync(out, { recursive: true });
 
 let dumpEvents = null;
-function fail(msg) {
-  console.error("E2E FAIL: " + msg);
-  process.exitCode = 1;
-  throw new Error(msg);
-}
 
 // The bundle as a production server set up as the README says would send it (pre-compressed files, 304s).
 const { server, state: served, base } = await serve(dist);
@@ -60,144 +53,14 @@ function browserCpuMs() {
 }
 const cpuDelta = (a, b) => Object.fromEntries(Object.keys(b).map(k => [k, b[k] - (a[k] || 0)]));
 
-// Decodes an 8-bit RGB/RGBA PNG (what Chromium's screenshots are) into pixels, to judge what is on screen.
-function decodePng(buf) {
-  let pos = 8, width = 0, height = 0, channels = 0;
-  const idat = [];
-  while (pos < buf.length) {
-    const len = buf.readUInt32BE(pos);
-    const type = buf.toString("ascii", pos + 4, pos + 8);
-    const data = buf.subarray(pos + 8, pos + 8 + len);
-    if (type === "IHDR") {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      channels = { 2: 3, 6: 4 }[data[9]];
-      if (data[8] !== 8 || !channels || data[12] !== 0) throw new Error("unsupported PNG");
-    } else if (type === "IDAT") idat.push(data);
-    pos += 12 + len;
-  }
-  const raw = zlib.inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const px = Buffer.alloc(height * stride);
-  for (let y = 0; y < height; y++) {
-    const f = raw[y * (stride + 1)];
-    for (let x = 0; x < stride; x++) {
-      const v = raw[y * (stride + 1) + 1 + x];
-      const a = x >= channels ? px[y * stride + x - channels] : 0;
-      const b = y > 0 ? px[(y - 1) * stride + x] : 0;
-      const c = x >= channels && y > 0 ? px[(y - 1) * stride + x - channels] : 0;
-      let p = 0;
-      if (f === 1) p = a;
-      else if (f === 2) p = b;
-      else if (f === 3) p = (a + b) >> 1;
-      else if (f === 4) {
-        const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
-        p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      }
-      px[y * stride + x] = (v + p) & 255;
-    }
-  }
-  return { width, height, channels, px };
-}
-
-/// Distinct colours (quantised) in a screenshot, and the share of pixels in the most common one.
-function colourStats(png) {
-  const { width, height, channels, px } = decodePng(png);
-  const counts = new Map();
-  for (let i = 0; i < width * height; i++) {
-    const o = i * channels;
-    const k = ((px[o] >> 4) << 8) | ((px[o + 1] >> 4) << 4) | (px[o + 2] >> 4);
-    counts.set(k, (counts.get(k) || 0) + 1);
-  }
-  const top = Math.max(...counts.values());
-  return { colours: counts.size, dominant: top / (width * height) };
-}
-
-// A persistent profile (a fresh folder): Chromium does not offer to install apps from an incognito context.
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "fanorona-e2e-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  viewport: { width: vw, height: vh },
-  hasTouch: true,
-  args: [
-    "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-    "--autoplay-policy=user-gesture-required",
-  ],
-});
+const { context, close } = await launch({ width: vw, height: vh });
 const figures = {};
 try {
   const page = context.pages()[0] || await context.newPage();
   const cdp = await context.newCDPSession(page);
-  const errors = [];
-  const log = [];
-  page.on("console", m => {
-    log.push(`${m.type()}: ${m.text()}`);
-    if (/panicked|RuntimeError|unreachable/.test(m.text())) errors.push(m.text());
-  });
-  page.on("pageerror", e => errors.push(String(e)));
-  // Every animation frame's time, from the first one on (the page's own loop: it keeps the browser drawing, so
-  // it is paused while idle is measured), and the game's own animation frames: when each of its
-  // requestAnimationFrame callbacks (one a redraw) started and ended.
-  await context.addInitScript(() => {
-    window.__frames = [];
-    window.__gameFrames = [];
-    const raf = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = cb => raf(t => {
-      const start = performance.now();
-      try { cb(t); } finally { window.__gameFrames.push([start, performance.now()]); }
-    });
-    window.__ownLoop = true;
-    const loop = t => { window.__frames.push(t); if (window.__ownLoop) raf(loop); };
-    raf(loop);
-    window.__resumeOwnLoop = () => { if (!window.__ownLoop) { window.__ownLoop = true; raf(loop); } };
-  });
-
-  // Events since `since` (page time): the title's background game reports turns too.
-  let since = 0;
-  const events = () => page.evaluate(s => (window.fanoronaEvents || []).filter(e => e.t >= s), since);
-  dumpEvents = () => page.evaluate(() => window.fanoronaEvents || []).then(e => fs.writeFileSync(path.join(out, "events.json"), JSON.stringify(e, null, 1)));
-  async function waitEvent(pred, what, timeoutMs) {
-    const start = Date.now();
-    for (;;) {
-      const found = (await events()).find(pred);
-      if (found) return found;
-      if (errors.length) fail(`page error while waiting for ${what}: ${errors[0]}`);
-      if (Date.now() - start > timeoutMs) {
-        await dumpEvents();
-        await page.screenshot({ path: path.join(out, "failure.png") });
-        fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-      }
-      await page.waitForTimeout(100);
-    }
-  }
-  // The board's points as last reported, once they have stayed put for a second (the camera eases into place).
-  const layout = async () => {
-    let last;
-    for (let i = 0; i < 100; i++) {
-      last = (await page.evaluate(() => window.fanoronaEvents.filter(e => e.kind === "layout"))).at(-1);
-      const now = await page.evaluate(() => performance.now());
-      if (last && now - last.t > 2500) break;
-      await page.waitForTimeout(200);
-    }
-    if (!last) fail("no board layout event");
-    return Object.fromEntries(last.detail.split(" ").map(p => {
-      const [name, xy] = p.split("=");
-      const [x, y] = xy.split(",").map(Number);
-      return [name, { x, y }];
-    }));
-  };
-  const turns = async () => (await events()).filter(e => e.kind === "turn");
-  // A click as a person makes it: move, then hold the button a moment (a press and release in the same
-  // instant can fall into one frame, which a person's click never does).
-  const click = async (x, y) => {
-    await page.mouse.move(x, y);
-    await page.waitForTimeout(60);
-    await page.mouse.down();
-    await page.waitForTimeout(120);
-    await page.mouse.up();
-  };
+  const g = gamePage(page, out, "page");
+  const { errors, log, events, waitEvent, layout, turns, click, button } = g;
+  dumpEvents = g.dumpEvents;
 
   // The page's own timings of a load (ms from the start of the navigation) and what the server sent for it.
   const loadFigures = async ready => {
@@ -224,8 +87,7 @@ try {
   if (!canvas || canvas.width < vw - 2 || canvas.height < vh - 2) fail(`canvas does not fill the window: ${JSON.stringify(canvas)}`);
   await page.waitForTimeout(1500);
   const title = await page.screenshot({ path: path.join(out, "title.png") });
-  const titleStats = colourStats(title);
-  if (titleStats.colours < 20 || titleStats.dominant > 0.9) fail(`the title looks blank: ${JSON.stringify(titleStats)}`);
+  notBlank(title, "the title");
 
   // The web app: the manifest parses, Chromium would install it, and the service worker (registered once the
   // game runs) is active with this version's files in its cache.
@@ -254,21 +116,6 @@ try {
 
   // Real clicks: the title's "New game", then the setup's start button (their positions come from the game's
   // own report of its buttons, the same as a player sees them).
-  // The latest report counts: egui lays a new window out over its first frames.
-  const button = async id => {
-    const match = x => x.kind === "button" && x.detail.startsWith(id + " ");
-    await waitEvent(match, `button ${id}`, 20000);
-    // Wait until the button has stayed put for a second.
-    let e;
-    for (let i = 0; i < 100; i++) {
-      e = (await events()).filter(match).at(-1);
-      const now = await page.evaluate(() => performance.now());
-      if (now - e.t > 2500) break;
-      await page.waitForTimeout(200);
-    }
-    const [, x, y] = e.detail.split(" ").map(Number);
-    return { x, y };
-  };
   figures.title_frames = await page.evaluate(() => {
     const f = window.__frames.slice(-60);
     let max = 0;
@@ -290,7 +137,7 @@ try {
   await page.screenshot({ path: path.join(out, "setup.png") });
   await click(b.x, b.y);
   const playing = await waitEvent(e => e.kind === "screen" && e.detail === "Playing", "the game screen", 20000);
-  since = playing.t;
+  g.since = playing.t;
   await page.waitForTimeout(1000);
 
   // The player (White) plays d2-e3 by clicking the piece, then the point.
@@ -312,15 +159,14 @@ try {
     }
   }
   const board = await page.screenshot({ path: path.join(out, "board.png") });
-  const boardStats = colourStats(board);
-  if (boardStats.colours < 20 || boardStats.dominant > 0.9) fail(`the board looks blank: ${JSON.stringify(boardStats)}`);
+  notBlank(board, "the board");
 
   // Let the CPU answer; while it thinks, the page must keep drawing frames.
   const gaps = [];
   const thinkTimes = [];
   for (let n = 0; n < cpuTurns; n++) {
     const before = (await turns()).length;
-    const think = await waitEvent(e => e.kind === "thinking" && e.t > (gaps.at(-1)?.end ?? since), "the CPU to think", 30000);
+    const think = await waitEvent(e => e.kind === "thinking" && e.t > (gaps.at(-1)?.end ?? g.since), "the CPU to think", 30000);
     const thought = await waitEvent(e => e.kind === "thought" && e.t > think.t, "the CPU's answer", 60000);
     const frames = await page.evaluate(([a, b]) => window.__frames.filter(t => t >= a - 50 && t <= b + 50), [think.t, thought.t]);
     let max = 0;
@@ -383,7 +229,7 @@ try {
   // count the game's frames and the browser's CPU time over IDLE_S seconds (the page's own frame loop paused).
   {
     const before = (await turns()).length;
-    const think = await waitEvent(e => e.kind === "thinking" && e.t > (gaps.at(-1)?.end ?? since), "the CPU to think", 30000);
+    const think = await waitEvent(e => e.kind === "thinking" && e.t > (gaps.at(-1)?.end ?? g.since), "the CPU to think", 30000);
     const thought = await waitEvent(e => e.kind === "thought" && e.t > think.t, "the CPU's answer", 60000);
     const frames = await page.evaluate(([a, b]) => window.__frames.filter(t => t >= a - 50 && t <= b + 50), [think.t, thought.t]);
     let max = 0;
@@ -449,7 +295,7 @@ try {
   // Reload: the game in progress comes back from local storage (the files now come from the service worker).
   const played = figures.turns_played;
   const reload = async what => {
-    since = 0;
+    g.since = 0;
     served.requests.length = 0;
     await page.reload();
     const ready = await waitEvent(e => e.kind === "ready", `the game to restart (${what})`, 240000);
@@ -481,12 +327,12 @@ try {
   const offer = await waitEvent(e => e.kind === "update", "the new version's offer", 60000);
   if (!(await page.locator("#update").isVisible())) fail("the new version's offer is not shown");
   await page.screenshot({ path: path.join(out, "update.png") });
-  since = offer.t;
+  g.since = offer.t;
   const box = await page.locator("#update-now").boundingBox();
   const loaded = page.waitForEvent("load", { timeout: 30000 });
   await click(box.x + box.width / 2, box.y + box.height / 2);
   await loaded;
-  since = 0;
+  g.since = 0;
   await waitEvent(e => e.kind === "ready", "the new version to start", 240000);
   const after = await page.evaluate(async () => ({ caches: await caches.keys(), controlled: !!navigator.serviceWorker.controller }));
   if (after.caches.length !== 1 || after.caches[0] !== firstBuild + "-next" || !after.controlled) {
@@ -501,7 +347,6 @@ try {
   fs.writeFileSync(path.join(out, "figures.json"), JSON.stringify(figures, null, 2));
   console.log("E2E OK");
 } finally {
-  await context.close();
+  await close();
   server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
 }
