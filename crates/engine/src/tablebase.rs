@@ -243,6 +243,10 @@ struct Indexer {
     /// Start of class (own, opp) at `own * (max + 1) + opp`; classes are laid out by total pieces, then own count.
     offsets: Vec<usize>,
     total: usize,
+    /// `sym[k][p]`: the image of point `p` under the left-right mirror (k = 0), the up-down mirror (1) and the
+    /// half turn (2). Both boards are symmetric under them: lines and strong points ((file + rank) even, and the
+    /// widths and height are odd) map onto lines and strong points, and no rule depends on a direction.
+    sym: [[u8; 64]; 3],
 }
 
 impl Indexer {
@@ -258,8 +262,24 @@ impl Indexer {
         }
         let board = variant.geometry().board;
         let n = board.count_ones();
-        let mut ix =
-            Indexer { variant, max, n, board, binom, offsets: vec![0; ((max + 1) * (max + 1)) as usize], total: 0 };
+        let (w, h) = (variant.width() as u32, variant.height() as u32);
+        let mut sym = [[0u8; 64]; 3];
+        for p in (0..64).filter(|&p| board >> p & 1 == 1) {
+            let (f, r) = (p % 9, p / 9);
+            sym[0][p as usize] = (r * 9 + (w - 1 - f)) as u8;
+            sym[1][p as usize] = ((h - 1 - r) * 9 + f) as u8;
+            sym[2][p as usize] = ((h - 1 - r) * 9 + (w - 1 - f)) as u8;
+        }
+        let mut ix = Indexer {
+            variant,
+            max,
+            n,
+            board,
+            binom,
+            offsets: vec![0; ((max + 1) * (max + 1)) as usize],
+            total: 0,
+            sym,
+        };
         let mut at = 0;
         for t in 0..=max {
             for own in 0..=t {
@@ -342,6 +362,29 @@ impl Indexer {
         let own = self.unrank(idx as u64 / row, a, self.board);
         let opp = self.unrank(idx as u64 % row, b, self.board & !own);
         (own, opp)
+    }
+
+    /// The image of `set` under symmetry `k` (see [`Indexer::sym`]).
+    #[inline(always)]
+    fn image(&self, k: usize, set: u64) -> u64 {
+        let mut out = 0;
+        let mut s = set;
+        while s != 0 {
+            out |= 1 << self.sym[k][s.trailing_zeros() as usize];
+            s &= s - 1;
+        }
+        out
+    }
+
+    /// The canonical form of (own, opp): the least of its images as the pair of bitmasks, which is also the one
+    /// with the least index (colex order is the numeric order of the sets). Only canonical entries are solved.
+    #[inline(always)]
+    fn canonical(&self, own: u64, opp: u64) -> (u64, u64) {
+        let mut best = (own, opp);
+        for k in 0..3 {
+            best = best.min((self.image(k, own), self.image(k, opp)));
+        }
+        best
     }
 
     /// The class (own, opp) holding global entry `at`.
@@ -462,6 +505,23 @@ impl Solver<'_> {
         let mut pts = [0u8; 64];
         for (r, (vrow, crow)) in vals.chunks_mut(row).zip(counts.chunks_mut(row)).enumerate() {
             let own = ix.unrank((row0 + r) as u64, a, ix.board);
+            // Only canonical entries are solved (the others stay 0 and are copied in at the end): a row whose own
+            // set has a smaller image has none, and only the symmetries that fix the own set can make a smaller
+            // opponent set.
+            let mut fixing = [0usize; 3];
+            let mut nfix = 0;
+            let mut smaller = false;
+            for k in 0..3 {
+                let img = ix.image(k, own);
+                smaller |= img < own;
+                if img == own {
+                    fixing[nfix] = k;
+                    nfix += 1;
+                }
+            }
+            if smaller {
+                continue;
+            }
             let mut avail = ix.board & !own;
             let mut k = 0;
             while avail != 0 {
@@ -478,14 +538,17 @@ impl Solver<'_> {
                     opp |= 1 << pts[m.trailing_zeros() as usize];
                     m &= m - 1;
                 }
+                if comb != 0 {
+                    comb = next_combination(comb);
+                }
+                if fixing[..nfix].iter().any(|&k| ix.image(k, opp) < opp) {
+                    continue;
+                }
                 let (byte, count) = self.first_look(own, opp);
                 *v = byte;
                 *c = count;
                 if count == 0 {
                     hist[byte as usize] += 1;
-                }
-                if comb != 0 {
-                    comb = next_combination(comb);
                 }
             }
         }
@@ -564,9 +627,20 @@ impl Pair<'_> {
         if self.class[0] == self.class[1] { k } else { 1 - k }
     }
 
-    /// Successor-counting retrograde analysis, distance by distance.
+    /// Successor-counting retrograde analysis, distance by distance, over the canonical entries.
+    ///
+    /// A count is a number of paika **moves**, so when an entry is settled every move into its symmetry class must
+    /// be taken off exactly once: each un-move leads to a predecessor, which is mapped to its canonical form by
+    /// every symmetry that does so (more than one when the predecessor is symmetric), carrying the move along;
+    /// the distinct (predecessor, move) pairs are the moves into the class. Settled entries are gathered in
+    /// batches and their predecessors prefetched, as the random accesses to them are most of the cost.
     fn retrograde(&mut self) {
-        let g = self.ix.variant.geometry();
+        let ix = self.ix;
+        let g = ix.variant.geometry();
+        // Canonical predecessor index per distinct move, for a batch of settled entries.
+        let mut batch: Vec<usize> = Vec::with_capacity(BATCH + 512);
+        // (canonical predecessor, move from, move to) of the current entry, to drop repeats.
+        let mut moves: Vec<(usize, u8, u8)> = Vec::with_capacity(256);
         // Up to MAX_DISTANCE included: an entry at the last distance must still be looked at, so that a predecessor
         // that would need a longer one fails loudly instead of passing for a draw.
         for d in 0..=MAX_DISTANCE {
@@ -577,39 +651,76 @@ impl Pair<'_> {
                 let (a, b) = self.class[k];
                 let pk = self.other(k);
                 let mut i = 0;
-                while left > 0 {
-                    let Some(at) = find_byte(self.vals[k], i, v) else { break };
-                    i = at + 1;
-                    left -= 1;
-                    let (own, opp) = self.ix.unindex(a, b, at);
-                    let empty = self.ix.board & !(own | opp);
-                    // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
-                    let mut moved = opp;
-                    while moved != 0 {
-                        let q = moved.trailing_zeros() as usize;
-                        moved &= moved - 1;
-                        let mut from = g.adjacent[q] & empty;
-                        while from != 0 {
-                            let p = from.trailing_zeros();
-                            from &= from - 1;
-                            let before = opp ^ (1 << q) ^ (1 << p);
-                            let pi = self.ix.index(before, own);
-                            // Count 0: final already, or a capture position (paika was not legal there).
-                            if self.vals[pk][pi] != 0 || self.counts[pk][pi] == 0 {
-                                continue;
-                            }
-                            assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
-                            if d % 2 == 0 {
-                                // This entry is lost: moving into it wins.
-                                self.vals[pk][pi] = TbValue::Win(d + 1).encode();
-                                self.hist[v as usize + 1] += 1;
-                            } else {
-                                self.counts[pk][pi] -= 1;
-                                if self.counts[pk][pi] == 0 {
-                                    // Every turn leads to a win for the opponent, this one (processed last) the longest.
-                                    self.vals[pk][pi] = TbValue::Loss(d + 1).encode();
-                                    self.hist[v as usize + 1] += 1;
+                let mut exhausted = false;
+                while left > 0 && !exhausted {
+                    batch.clear();
+                    while left > 0 && batch.len() < BATCH {
+                        let Some(at) = find_byte(self.vals[k], i, v) else {
+                            exhausted = true;
+                            break;
+                        };
+                        i = at + 1;
+                        left -= 1;
+                        let (own, opp) = ix.unindex(a, b, at);
+                        let empty = ix.board & !(own | opp);
+                        let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
+                        let opp_img = [ix.image(0, opp), ix.image(1, opp), ix.image(2, opp)];
+                        moves.clear();
+                        // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
+                        let mut moved = opp;
+                        while moved != 0 {
+                            let q = moved.trailing_zeros() as usize;
+                            moved &= moved - 1;
+                            let mut from = g.adjacent[q] & empty;
+                            while from != 0 {
+                                let p = from.trailing_zeros() as usize;
+                                from &= from - 1;
+                                let before = opp ^ (1 << q) ^ (1 << p);
+                                let mut best = (before, own);
+                                let mut images = [(before, own); 3];
+                                for s in 0..3 {
+                                    let (sq, sp) = (ix.sym[s][q], ix.sym[s][p]);
+                                    images[s] = (opp_img[s] ^ (1 << sq) ^ (1 << sp), own_img[s]);
+                                    best = best.min(images[s]);
                                 }
+                                let pi = ix.index(best.0, best.1);
+                                let mut note = |m: (usize, u8, u8)| {
+                                    if !moves.contains(&m) {
+                                        moves.push(m);
+                                    }
+                                };
+                                if best == (before, own) {
+                                    note((pi, p as u8, q as u8));
+                                }
+                                for s in 0..3 {
+                                    if images[s] == best {
+                                        note((pi, ix.sym[s][p], ix.sym[s][q]));
+                                    }
+                                }
+                            }
+                        }
+                        batch.extend(moves.iter().map(|m| m.0));
+                    }
+                    for &pi in &batch {
+                        prefetch(self.vals[pk], pi);
+                        prefetch(&self.counts[pk], pi);
+                    }
+                    for &pi in &batch {
+                        // Count 0: final already, a capture position (paika was not legal there), or not canonical.
+                        if self.vals[pk][pi] != 0 || self.counts[pk][pi] == 0 {
+                            continue;
+                        }
+                        assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
+                        if d % 2 == 0 {
+                            // This entry is lost: moving into it wins.
+                            self.vals[pk][pi] = TbValue::Win(d + 1).encode();
+                            self.hist[v as usize + 1] += 1;
+                        } else {
+                            self.counts[pk][pi] -= 1;
+                            if self.counts[pk][pi] == 0 {
+                                // Every turn leads to a win for the opponent, this one (processed last) the longest.
+                                self.vals[pk][pi] = TbValue::Loss(d + 1).encode();
+                                self.hist[v as usize + 1] += 1;
                             }
                         }
                     }
@@ -617,6 +728,65 @@ impl Pair<'_> {
             }
         }
     }
+
+    /// Copies the value of each canonical entry to the other entries of its symmetry class.
+    fn fill(&mut self) {
+        let ix = self.ix;
+        let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
+        for k in 0..classes {
+            let (a, b) = self.class[k];
+            let vals = &mut *self.vals[k];
+            let row = ix.row_len(a, b) as usize;
+            let mut pts = [0u8; 64];
+            for (r, chunk) in (0..vals.len()).step_by(row).enumerate() {
+                let own = ix.unrank(r as u64, a, ix.board);
+                let mut avail = ix.board & !own;
+                let mut n = 0;
+                while avail != 0 {
+                    pts[n] = avail.trailing_zeros() as u8;
+                    avail &= avail - 1;
+                    n += 1;
+                }
+                let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
+                if own_img.iter().all(|&i| i > own) {
+                    // Every entry of the row is canonical.
+                    continue;
+                }
+                let mut comb: u64 = (1 << b) - 1;
+                for at in chunk..chunk + row {
+                    let mut opp = 0u64;
+                    let mut m = comb;
+                    while m != 0 {
+                        opp |= 1 << pts[m.trailing_zeros() as usize];
+                        m &= m - 1;
+                    }
+                    if comb != 0 {
+                        comb = next_combination(comb);
+                    }
+                    let (co, cp) = ix.canonical(own, opp);
+                    if (co, cp) != (own, opp) {
+                        vals[at] = vals[ix.index(co, cp)];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Settled entries handled together, so that their predecessors' entries are fetched from memory in parallel.
+const BATCH: usize = 1024;
+
+/// Starts loading `s[i]` into the cache (a hint: no effect on the result).
+#[inline(always)]
+fn prefetch(s: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = s.as_ptr().wrapping_add(i);
+        // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
+        unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (s, i);
 }
 
 /// File magic: a name, then bytes that text-mode transfers would mangle.
@@ -707,6 +877,7 @@ impl Tablebase {
                     }
                 }
                 pair.retrograde();
+                pair.fill();
                 let mut wdl = [0usize; 3];
                 for &byte in pair.vals.iter().flat_map(|v| v.iter()) {
                     wdl[match TbValue::decode(byte) {
