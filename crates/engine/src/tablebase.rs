@@ -288,6 +288,8 @@ impl Indexer {
             }
         }
         ix.total = at;
+        // The retrograde pass lists entries of a class as u32 indices.
+        assert!((0..=max).all(|own| ix.class_size(own, max - own) <= u32::MAX as usize));
         ix
     }
 
@@ -403,11 +405,23 @@ impl Indexer {
 
 /// The point of `bb` with ordinal `o` (0 = lowest).
 #[inline]
-fn select(mut bb: u64, o: usize) -> u32 {
-    for _ in 0..o {
-        bb &= bb - 1;
+fn select(bb: u64, o: usize) -> u32 {
+    // Whole bytes first: ordinals go up to 44, so a bit at a time is most of the cost of unranking.
+    let mut o = o as u32;
+    let mut shift = 0;
+    loop {
+        let c = (bb >> shift & 0xff).count_ones();
+        if c > o {
+            break;
+        }
+        o -= c;
+        shift += 8;
     }
-    bb.trailing_zeros()
+    let mut byte = bb >> shift & 0xff;
+    for _ in 0..o {
+        byte &= byte - 1;
+    }
+    shift + byte.trailing_zeros()
 }
 
 /// The next larger bitmask with the same number of bits (Gosper's hack): colex order, the order of [`Indexer::rank`].
@@ -629,18 +643,14 @@ impl Pair<'_> {
 
     /// Successor-counting retrograde analysis, distance by distance, over the canonical entries.
     ///
-    /// A count is a number of paika **moves**, so when an entry is settled every move into its symmetry class must
-    /// be taken off exactly once: each un-move leads to a predecessor, which is mapped to its canonical form by
-    /// every symmetry that does so (more than one when the predecessor is symmetric), carrying the move along;
-    /// the distinct (predecessor, move) pairs are the moves into the class. Settled entries are gathered in
-    /// batches and their predecessors prefetched, as the random accesses to them are most of the cost.
-    fn retrograde(&mut self) {
-        let ix = self.ix;
-        let g = ix.variant.geometry();
-        // Canonical predecessor index per distinct move, for a batch of settled entries.
-        let mut batch: Vec<usize> = Vec::with_capacity(BATCH + 512);
-        // (canonical predecessor, move from, move to) of the current entry, to drop repeats.
-        let mut moves: Vec<(usize, u8, u8)> = Vec::with_capacity(256);
+    /// Each round, `threads` threads scan a stretch of a class for the entries settled at the current distance and
+    /// list their predecessors' indices (reading only), then one thread applies the list, prefetching ahead, as
+    /// the random accesses to the predecessors are most of what is left of the cost. Applying in any order gives
+    /// the same table: the entries touched at distance `d` are only ever set to distance `d + 1`.
+    fn retrograde(&mut self, threads: usize) {
+        /// Entries of a class each thread scans per round: its list of predecessors stays a few megabytes.
+        const STRETCH: usize = 1 << 19;
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); threads.max(1)];
         // Up to MAX_DISTANCE included: an entry at the last distance must still be looked at, so that a predecessor
         // that would need a longer one fails loudly instead of passing for a draw.
         for d in 0..=MAX_DISTANCE {
@@ -648,82 +658,132 @@ impl Pair<'_> {
             let mut left = self.hist[v as usize];
             let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
             for k in 0..classes {
-                let (a, b) = self.class[k];
                 let pk = self.other(k);
-                let mut i = 0;
-                let mut exhausted = false;
-                while left > 0 && !exhausted {
-                    batch.clear();
-                    while left > 0 && batch.len() < BATCH {
-                        let Some(at) = find_byte(self.vals[k], i, v) else {
-                            exhausted = true;
-                            break;
-                        };
-                        i = at + 1;
-                        left -= 1;
-                        let (own, opp) = ix.unindex(a, b, at);
-                        let empty = ix.board & !(own | opp);
-                        let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
-                        let opp_img = [ix.image(0, opp), ix.image(1, opp), ix.image(2, opp)];
-                        moves.clear();
-                        // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
-                        let mut moved = opp;
-                        while moved != 0 {
-                            let q = moved.trailing_zeros() as usize;
-                            moved &= moved - 1;
-                            let mut from = g.adjacent[q] & empty;
-                            while from != 0 {
-                                let p = from.trailing_zeros() as usize;
-                                from &= from - 1;
-                                let before = opp ^ (1 << q) ^ (1 << p);
-                                let mut best = (before, own);
-                                let mut images = [(before, own); 3];
-                                for s in 0..3 {
-                                    let (sq, sp) = (ix.sym[s][q], ix.sym[s][p]);
-                                    images[s] = (opp_img[s] ^ (1 << sq) ^ (1 << sp), own_img[s]);
-                                    best = best.min(images[s]);
-                                }
-                                let pi = ix.index(best.0, best.1);
-                                let mut note = |m: (usize, u8, u8)| {
-                                    if !moves.contains(&m) {
-                                        moves.push(m);
-                                    }
-                                };
-                                if best == (before, own) {
-                                    note((pi, p as u8, q as u8));
-                                }
-                                for s in 0..3 {
-                                    if images[s] == best {
-                                        note((pi, ix.sym[s][p], ix.sym[s][q]));
-                                    }
-                                }
-                            }
-                        }
-                        batch.extend(moves.iter().map(|m| m.0));
+                let n = self.vals[k].len();
+                let mut start = 0;
+                while left > 0 && start < n {
+                    let this = &*self;
+                    let ranges: Vec<_> = (0..lists.len())
+                        .map(|t| (start + t * STRETCH).min(n)..(start + (t + 1) * STRETCH).min(n))
+                        .collect();
+                    start = ranges.last().expect("at least one thread").end;
+                    let found: u64 = if lists.len() == 1 {
+                        this.predecessors(k, v, ranges[0].clone(), &mut lists[0])
+                    } else {
+                        std::thread::scope(|s| {
+                            let (first, rest) = lists.split_first_mut().expect("at least one thread");
+                            let workers: Vec<_> = rest
+                                .iter_mut()
+                                .zip(&ranges[1..])
+                                .map(|(list, r)| s.spawn(move || this.predecessors(k, v, r.clone(), list)))
+                                .collect();
+                            let mine = this.predecessors(k, v, ranges[0].clone(), first);
+                            mine + workers
+                                .into_iter()
+                                .map(|w| w.join().expect("tablebase worker panicked"))
+                                .sum::<u64>()
+                        })
+                    };
+                    left -= found;
+                    for list in &lists {
+                        self.settle(pk, d, list);
                     }
-                    for &pi in &batch {
-                        prefetch(self.vals[pk], pi);
-                        prefetch(&self.counts[pk], pi);
+                }
+            }
+        }
+    }
+
+    /// Lists in `out` the canonical predecessor of every paika move into the symmetry class of each entry of
+    /// class `k` in `range` that holds byte `v`; returns how many such entries there were.
+    ///
+    /// A count is a number of paika **moves**, so when an entry is settled every move into its symmetry class must
+    /// be taken off exactly once: each un-move leads to a predecessor, which is mapped to its canonical form by
+    /// every symmetry that does so (more than one when the predecessor is symmetric), carrying the move along;
+    /// the distinct (predecessor, move) pairs are the moves into the class. Repeats can only come from a
+    /// symmetric entry, so only those are checked for them.
+    fn predecessors(&self, k: usize, v: u8, range: std::ops::Range<usize>, out: &mut Vec<u32>) -> u64 {
+        let ix = self.ix;
+        let g = ix.variant.geometry();
+        let (a, b) = self.class[k];
+        let vals = &self.vals[k][..range.end];
+        out.clear();
+        let mut moves: Vec<(u32, u8, u8)> = Vec::with_capacity(256);
+        let mut found = 0;
+        let mut i = range.start;
+        while let Some(at) = find_byte(vals, i, v) {
+            i = at + 1;
+            found += 1;
+            let (own, opp) = ix.unindex(a, b, at);
+            let empty = ix.board & !(own | opp);
+            let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
+            let opp_img = [ix.image(0, opp), ix.image(1, opp), ix.image(2, opp)];
+            let symmetric = (0..3).any(|s| (own_img[s], opp_img[s]) == (own, opp));
+            moves.clear();
+            // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
+            let mut moved = opp;
+            while moved != 0 {
+                let q = moved.trailing_zeros() as usize;
+                moved &= moved - 1;
+                let mut from = g.adjacent[q] & empty;
+                while from != 0 {
+                    let p = from.trailing_zeros() as usize;
+                    from &= from - 1;
+                    let before = opp ^ (1 << q) ^ (1 << p);
+                    let mut best = (before, own);
+                    let mut images = [(before, own); 3];
+                    for s in 0..3 {
+                        let (sq, sp) = (ix.sym[s][q], ix.sym[s][p]);
+                        images[s] = (opp_img[s] ^ (1 << sq) ^ (1 << sp), own_img[s]);
+                        best = best.min(images[s]);
                     }
-                    for &pi in &batch {
-                        // Count 0: final already, a capture position (paika was not legal there), or not canonical.
-                        if self.vals[pk][pi] != 0 || self.counts[pk][pi] == 0 {
-                            continue;
+                    let pi = ix.index(best.0, best.1) as u32;
+                    let mut note = |m: (u32, u8, u8)| {
+                        if !symmetric || !moves.contains(&m) {
+                            moves.push(m);
                         }
-                        assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
-                        if d % 2 == 0 {
-                            // This entry is lost: moving into it wins.
-                            self.vals[pk][pi] = TbValue::Win(d + 1).encode();
-                            self.hist[v as usize + 1] += 1;
-                        } else {
-                            self.counts[pk][pi] -= 1;
-                            if self.counts[pk][pi] == 0 {
-                                // Every turn leads to a win for the opponent, this one (processed last) the longest.
-                                self.vals[pk][pi] = TbValue::Loss(d + 1).encode();
-                                self.hist[v as usize + 1] += 1;
-                            }
+                    };
+                    if best == (before, own) {
+                        note((pi, p as u8, q as u8));
+                    }
+                    for s in 0..3 {
+                        if images[s] == best {
+                            note((pi, ix.sym[s][p], ix.sym[s][q]));
                         }
                     }
+                }
+            }
+            out.extend(moves.iter().map(|m| m.0));
+        }
+        found
+    }
+
+    /// Applies to class `pk` the predecessors listed for entries settled at distance `d`.
+    fn settle(&mut self, pk: usize, d: u32, list: &[u32]) {
+        /// How far ahead in the list entries are prefetched.
+        const AHEAD: usize = 32;
+        let vals = &mut *self.vals[pk];
+        let counts = &mut self.counts[pk];
+        for (j, &pi) in list.iter().enumerate() {
+            if let Some(&next) = list.get(j + AHEAD) {
+                prefetch(vals, next as usize);
+                prefetch(counts, next as usize);
+            }
+            let pi = pi as usize;
+            // Count 0: final already, a capture position (paika was not legal there), or not canonical.
+            if vals[pi] != 0 || counts[pi] == 0 {
+                continue;
+            }
+            assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
+            if d % 2 == 0 {
+                // This entry is lost: moving into it wins.
+                vals[pi] = TbValue::Win(d + 1).encode();
+                self.hist[d as usize + 2] += 1;
+            } else {
+                counts[pi] -= 1;
+                if counts[pi] == 0 {
+                    // Every turn leads to a win for the opponent, this one (processed last) the longest.
+                    vals[pi] = TbValue::Loss(d + 1).encode();
+                    self.hist[d as usize + 2] += 1;
                 }
             }
         }
@@ -772,9 +832,6 @@ impl Pair<'_> {
         }
     }
 }
-
-/// Settled entries handled together, so that their predecessors' entries are fetched from memory in parallel.
-const BATCH: usize = 1024;
 
 /// Starts loading `s[i]` into the cache (a hint: no effect on the result).
 #[inline(always)]
@@ -876,7 +933,7 @@ impl Tablebase {
                         *x += y;
                     }
                 }
-                pair.retrograde();
+                pair.retrograde(threads);
                 pair.fill();
                 let mut wdl = [0usize; 3];
                 for &byte in pair.vals.iter().flat_map(|v| v.iter()) {
@@ -970,8 +1027,10 @@ impl Tablebase {
     /// won (only with fewer than one piece).
     pub fn longest_win(&self) -> Option<(u32, Position)> {
         // Wins are stored as even bytes (distance + 1 with an odd distance).
-        let (at, &byte) =
-            self.data.iter().enumerate().filter(|&(_, &b)| b != 0 && b % 2 == 0).max_by_key(|&(i, &b)| (b, !i))?;
+        // Two plain scans (the first vectorises) rather than one with indices: a second instead of several on
+        // the 6-piece table.
+        let byte = self.data.iter().map(|&b| if b % 2 == 0 { b } else { 0 }).max().filter(|&b| b != 0)?;
+        let at = self.data.iter().position(|&b| b == byte).expect("the byte was just found");
         let (a, b) = self.ix.class_of(at);
         let (own, opp) = self.ix.unindex(a, b, at - self.ix.offset(a, b));
         Some((byte as u32 - 1, own_to_move(self.ix.variant, own, opp)))
