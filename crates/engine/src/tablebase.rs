@@ -745,9 +745,9 @@ impl Pair<'_> {
                     if best == (before, own) {
                         note((pi, p as u8, q as u8));
                     }
-                    for s in 0..3 {
-                        if images[s] == best {
-                            note((pi, ix.sym[s][p], ix.sym[s][q]));
+                    for (image, sym) in images.iter().zip(&ix.sym) {
+                        if *image == best {
+                            note((pi, sym[p], sym[q]));
                         }
                     }
                 }
@@ -774,7 +774,7 @@ impl Pair<'_> {
                 continue;
             }
             assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
-            if d % 2 == 0 {
+            if d.is_multiple_of(2) {
                 // This entry is lost: moving into it wins.
                 vals[pi] = TbValue::Win(d + 1).encode();
                 self.hist[d as usize + 2] += 1;
