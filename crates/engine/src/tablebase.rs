@@ -27,12 +27,21 @@
 //! (paika) positions lead to the class with the counts swapped, and are solved by successor-counting retrograde
 //! analysis over the pair of classes, in order of distance. Positions left unresolved are draws.
 //!
+//! Both boards are symmetric under the left-right and up-down mirrors (and so the half turn), which map lines onto
+//! lines and strong points onto strong points, and no rule depends on a direction; so only **canonical** entries
+//! (the least of their up to four images) are solved, about a quarter of the table. In the retrograde pass a
+//! settled entry takes one off the count of every canonical position with a paika move into its symmetry class
+//! (each un-move's predecessor is mapped to its canonical form together with the move, and repeats are dropped).
+//! When a pair of classes is done, every other entry gets the value of its canonical image, so the stored table
+//! (and probing) is the same as without the reduction; a test compares the table up to 4 pieces, byte for byte,
+//! with the simple builder that solves every entry.
+//!
 //! # Index
 //!
 //! Within a class the own set is ranked among the board's points and the opponent set among the remaining points,
 //! both in colexicographic order; the index is `rank(own) · C(n − own, opp) + rank(opp)`. One byte per entry:
-//! `0` is a draw and `d + 1` a distance `d` (its parity says win or loss), so distances up to 254 fit. There is no
-//! symmetry reduction beyond the colour swap.
+//! `0` is a draw and `d + 1` a distance `d` (its parity says win or loss), so distances up to 254 fit. The file
+//! stores every entry (the symmetry only saves building time), so a probe is one index computation.
 //!
 //! # Use
 //!
@@ -42,8 +51,10 @@
 //! - [`Tablebase::probe`] for a position's value, [`Tablebase::best_turn`] for a turn that realises it,
 //!   [`Tablebase::longest_win`] for the table's longest forced win.
 //!
-//! Measured on 2 cores, release build, 9×5 board: up to 3 pieces 0.05 s (117,571 entries, longest win 29 turns),
-//! 4 pieces 0.7 s (2.5 M entries, 49 turns), 5 pieces 17–24 s (41.6 M entries, 42 MB, 59 turns).
+//! Measured on 2 cores shared with other builds (load average about 5), release build, 9×5 board: up to 3 pieces
+//! 0.03 s (117,571 entries, longest win 29 turns), 4 pieces 0.6 s (2.5 M entries, 49 turns), 5 pieces 10.3 CPU-s
+//! and 11.5 s (41.6 M entries, 42 MB, 59 turns; 26 CPU-s before the symmetry reduction), 6 pieces 169 CPU-s and
+//! 3 min 7 s, 684 MB at most (563 M entries, 563 MB, 81 turns: `4B4/9/9/7B1/WWW3W2 w`).
 
 use crate::geometry::Variant;
 use crate::position::{Position, StepList};
@@ -894,7 +905,7 @@ impl fmt::Debug for Tablebase {
 impl Tablebase {
     /// Builds the table of every position with up to `max_pieces` pieces on `variant`'s board, calling `progress`
     /// with a line of text after each pair of material classes. Uses every available core (scoped threads) for
-    /// the capture positions.
+    /// the first look at each entry and for listing predecessors in the retrograde pass.
     ///
     /// # Panics
     /// If `max_pieces` exceeds [`MAX_PIECES`], or (never seen for small tables) a distance exceeds 254 turns.
