@@ -65,7 +65,7 @@ use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use web_time::Instant;
 
 /// The most pieces a table can be built for. Seven pieces already take about 6 GB on the 9×5 board.
@@ -1174,27 +1174,58 @@ pub const QUICK_PIECES: u32 = 4;
 /// of 562,881,619 entries), built once with `fanorona-cli tablebase build --pieces 6`.
 pub const SHARED_MAX_PIECES: u32 = 6;
 
-/// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to
-/// [`SHARED_MAX_PIECES`] pieces, see [`Tablebase::load_or_build`]) if there is one, otherwise a [`QUICK_PIECES`]
-/// table built at first use.
-pub fn shared(variant: Variant, dir: Option<&Path>) -> Arc<Tablebase> {
-    static TABLES: [OnceLock<Arc<Tablebase>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let slot = &TABLES[match variant {
+/// The table [`shared`] builds in the background and caches when it finds none larger than [`QUICK_PIECES`]:
+/// about 10 CPU-seconds and 42 MB on the 9 × 5 board.
+pub const BACKGROUND_PIECES: u32 = 5;
+
+/// The shared tables, by variant (see [`shared`]).
+static SHARED: [Mutex<Option<Arc<Tablebase>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+
+fn shared_slot(variant: Variant) -> &'static Mutex<Option<Arc<Tablebase>>> {
+    &SHARED[match variant {
         Variant::Tsivy => 0,
         Variant::Dimy => 1,
-    }];
-    slot.get_or_init(|| {
-        if let Some(dir) = dir {
-            for n in (QUICK_PIECES + 1..=SHARED_MAX_PIECES).rev() {
-                let path = dir.join(Tablebase::file_name(variant, n));
-                if let Ok(tb) = Tablebase::load(&path, variant, n) {
-                    return Arc::new(tb);
-                }
+    }]
+}
+
+/// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to
+/// [`SHARED_MAX_PIECES`] pieces, see [`Tablebase::load_or_build`]) if there is one. Otherwise a [`QUICK_PIECES`]
+/// table built at once (well under a second), and, when there is a cache folder, a [`BACKGROUND_PIECES`] table
+/// built on a thread of its own, saved there, and shared from then on: a caller holding the quick table keeps it,
+/// the next call gets the larger one. Nothing waits for the background build.
+pub fn shared(variant: Variant, dir: Option<&Path>) -> Arc<Tablebase> {
+    share(shared_slot(variant), variant, dir)
+}
+
+/// [`shared`] with the slot to share through.
+fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: Option<&Path>) -> Arc<Tablebase> {
+    let mut slot = shared.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(tb) = slot.as_ref() {
+        return tb.clone();
+    }
+    if let Some(dir) = dir {
+        for n in (QUICK_PIECES + 1..=SHARED_MAX_PIECES).rev() {
+            if let Ok(tb) = Tablebase::load(dir.join(Tablebase::file_name(variant, n)), variant, n) {
+                return slot.insert(Arc::new(tb)).clone();
             }
         }
-        Arc::new(Tablebase::build(variant, QUICK_PIECES, |_| {}))
-    })
-    .clone()
+    }
+    let quick = slot.insert(Arc::new(Tablebase::build(variant, QUICK_PIECES, |_| {}))).clone();
+    if let Some(dir) = dir.map(Path::to_path_buf) {
+        std::thread::spawn(move || {
+            // A folder that cannot be written still gets the table for this run.
+            let tb = Tablebase::load_or_build(&dir, variant, BACKGROUND_PIECES, |_| {})
+                .unwrap_or_else(|_| Tablebase::build(variant, BACKGROUND_PIECES, |_| {}));
+            *shared.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(tb));
+        });
+    }
+    quick
+}
+
+/// The most pieces of the table [`shared`] holds now for `variant` (None before its first use): what a settings
+/// screen shows while the background build runs.
+pub fn shared_pieces(variant: Variant) -> Option<u32> {
+    shared_slot(variant).lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|tb| tb.max_pieces())
 }
 
 /// Where tablebase files are cached: `$FANORONA_TB_DIR`, else `$XDG_CACHE_HOME/fanorona`, else
@@ -1213,6 +1244,34 @@ pub fn default_dir() -> Option<PathBuf> {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn the_shared_table_grows_in_the_background_and_is_cached() {
+        static SLOT: Mutex<Option<Arc<Tablebase>>> = Mutex::new(None);
+        let dir = std::env::temp_dir().join(format!("fanorona-tb-shared-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let variant = Variant::Dimy;
+        let quick = share(&SLOT, variant, Some(&dir));
+        assert_eq!(quick.max_pieces(), QUICK_PIECES);
+        let start = std::time::Instant::now();
+        let grown = loop {
+            let now = share(&SLOT, variant, Some(&dir));
+            if now.max_pieces() == BACKGROUND_PIECES {
+                break now;
+            }
+            assert!(start.elapsed().as_secs() < 300, "the background build did not finish");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        // The larger table agrees with the quick one where both have entries, and is cached for the next run.
+        let pos = Position::from_fen("5/5/2B2/5/1W1W1 w").expect("a valid position");
+        assert_eq!(grown.probe(&pos), quick.probe(&pos));
+        let path = dir.join(Tablebase::file_name(variant, BACKGROUND_PIECES));
+        assert_eq!(Tablebase::load(&path, variant, BACKGROUND_PIECES).expect("cached").max_pieces(), BACKGROUND_PIECES);
+        // A new program (a fresh slot) loads it instead of building anything.
+        static FRESH: Mutex<Option<Arc<Tablebase>>> = Mutex::new(None);
+        assert_eq!(share(&FRESH, variant, Some(&dir)).max_pieces(), BACKGROUND_PIECES);
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     fn quiet(_: &str) {}
 
