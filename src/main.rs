@@ -18,6 +18,14 @@ fn main() -> AppExit {
     if let Some(dir) = &args.export_sounds {
         return export_sounds(dir);
     }
+    // The strong levels play endgames from the tablebase: load the cached one now, or build the quick 4-piece table
+    // and start the 5-piece one in the background (about 10 CPU-seconds, once; then cached), so that neither waits
+    // when Master first needs it. The browser plays endgames by search.
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::spawn(|| {
+        use fanorona_engine::tablebase;
+        tablebase::shared(fanorona_engine::Variant::Tsivy, tablebase::default_dir().as_deref())
+    });
     App::new()
         .add_plugins(DefaultPlugins.set(task_pools()).set(WindowPlugin {
             primary_window: Some(Window {

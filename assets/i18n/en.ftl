@@ -181,6 +181,8 @@ persist-continue = Continue game
 
 settings-theme = Board
 settings-data_dir = Saved in: { $place }
+settings-tablebase_ready = Endgame table ready: the strong levels play perfectly with up to { $pieces } pieces.
+settings-tablebase_building = Endgame table: building the { $next }-piece table in the background…
 
 theme-wood = Wood
 theme-night = Night

@@ -181,6 +181,8 @@ persist-continue = Reprendre la partie
 
 settings-theme = Plateau
 settings-data_dir = Enregistré dans : { $place }
+settings-tablebase_ready = Table de finales prête : les niveaux forts jouent parfaitement jusqu'à { $pieces } pièces.
+settings-tablebase_building = Table de finales : construction de la table à { $next } pièces en arrière-plan…
 
 theme-wood = Bois
 theme-night = Nuit

@@ -178,6 +178,8 @@ persist-continue = Tohizo ny lalao
 
 settings-theme = Takelaka
 settings-data_dir = Voatahiry ao amin'ny : { $place }
+settings-tablebase_ready = Vonona ny tabilaon'ny famaranana: milalao tsy misy diso ireo ambaratonga matanjaka raha vato { $pieces } na latsaka.
+settings-tablebase_building = Tabilaon'ny famaranana: eo am-panamboarana ny an'ny vato { $next }…
 
 theme-wood = Hazo
 theme-night = Alina

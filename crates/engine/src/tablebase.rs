@@ -1222,10 +1222,15 @@ fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: 
     quick
 }
 
-/// The most pieces of the table [`shared`] holds now for `variant` (None before its first use): what a settings
-/// screen shows while the background build runs.
+/// The most pieces of the table [`shared`] holds now for `variant` (None before its first use, and while that
+/// first use builds the quick table): what a settings screen shows while the background build runs. It never
+/// waits for a build, so a frame can ask.
 pub fn shared_pieces(variant: Variant) -> Option<u32> {
-    shared_slot(variant).lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|tb| tb.max_pieces())
+    match shared_slot(variant).try_lock() {
+        Ok(slot) => slot.as_ref().map(|tb| tb.max_pieces()),
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner().as_ref().map(|tb| tb.max_pieces()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
 }
 
 /// Where tablebase files are cached: `$FANORONA_TB_DIR`, else `$XDG_CACHE_HOME/fanorona`, else
