@@ -510,31 +510,7 @@ fn handle(
             false
         }
         ServerMsg::State(s) => apply_state(online, s, screen, state, setup, out, storage, now),
-        ServerMsg::TurnPlayed { ply, by, turn, to_move } => {
-            if let Some(s) = online.server.as_mut() {
-                s.ply = ply + 1;
-                s.to_move = to_move;
-            }
-            if !online.started {
-                return false;
-            }
-            let game = state.game();
-            let have = game.turns().len() as u32;
-            let parsed = turn.parse::<Turn>().ok();
-            if have == ply + 1 && parsed.is_some() && game.turns().last() == parsed.as_ref() {
-                // Our own turn coming back, or one already on the board.
-                return false;
-            }
-            let theirs = game.position().side_to_move() == side_of(by) && game.pending_steps().is_empty();
-            if let (true, true, Some(turn)) = (have == ply, theirs, parsed) {
-                out.requests
-                    .write(MoveRequest { action: MoveAction::Turn(turn), expect_generation: Some(state.generation()) });
-                return true;
-            }
-            // Out of step (a message missed while away): the whole game puts it right.
-            online.send(ClientMsg::Sync);
-            false
-        }
+        ServerMsg::TurnPlayed { ply, by, turn, to_move } => turn_played(online, ply, by, &turn, to_move, state, out),
         ServerMsg::Offer { kind, by } => {
             if let Some(s) = online.server.as_mut() {
                 match kind {
@@ -545,19 +521,7 @@ fn handle(
             false
         }
         ServerMsg::Declined { kind, by } => {
-            if let Some(s) = online.server.as_mut() {
-                match kind {
-                    OfferKind::Draw => s.draw_offer = None,
-                    OfferKind::Takeback => s.takeback_request = None,
-                }
-            }
-            if online.my_side().is_some_and(|me| me != side_of(by)) {
-                let key = match kind {
-                    OfferKind::Draw => "online.draw_declined",
-                    OfferKind::Takeback => "online.takeback_declined",
-                };
-                online.note(t(key).to_string(), now);
-            }
+            declined(online, kind, by, now);
             false
         }
         ServerMsg::Presence { colour, connected } => {
@@ -568,39 +532,95 @@ fn handle(
             false
         }
         ServerMsg::Error { code, message } => {
-            warn!("online: the server refused: {code:?}: {message}");
-            let text = error_text(code).to_string();
-            match code {
-                ErrorCode::VersionMismatch => {
-                    online.link = Link::Refused;
-                    online.failure = Some(text);
-                }
-                // The game cannot start: back to the form, saying why.
-                ErrorCode::UnknownGame
-                | ErrorCode::SeatTaken
-                | ErrorCode::InvalidField
-                | ErrorCode::AlreadyInGame
-                | ErrorCode::ServerBusy
-                    if !online.started =>
-                {
-                    online.failure = Some(text);
-                    online.goal = None;
-                    online.link = Link::Offline;
-                }
-                // A turn or answer the server did not take: its view of the game puts the board right.
-                ErrorCode::IllegalTurn
-                | ErrorCode::StaleTurn
-                | ErrorCode::NotYourTurn
-                | ErrorCode::BadNotation
-                | ErrorCode::NoOpponent
-                | ErrorCode::GameOver => {
-                    online.note(text, now);
-                    online.send(ClientMsg::Sync);
-                }
-                _ => online.note(text, now),
-            }
+            refused(online, code, &message, now);
             false
         }
+    }
+}
+
+/// A turn the server accepted: the opponent's goes to the rules plugin as an ordinary request (true when one
+/// was sent); our own coming back changes nothing; anything out of step asks for the whole game.
+fn turn_played(
+    online: &mut Online,
+    ply: u32,
+    by: Colour,
+    turn: &str,
+    to_move: Option<Colour>,
+    state: &GameState,
+    out: &mut GameOut,
+) -> bool {
+    if let Some(s) = online.server.as_mut() {
+        s.ply = ply + 1;
+        s.to_move = to_move;
+    }
+    if !online.started {
+        return false;
+    }
+    let game = state.game();
+    let have = game.turns().len() as u32;
+    let parsed = turn.parse::<Turn>().ok();
+    if have == ply + 1 && parsed.is_some() && game.turns().last() == parsed.as_ref() {
+        // Our own turn coming back, or one already on the board.
+        return false;
+    }
+    let theirs = game.position().side_to_move() == side_of(by) && game.pending_steps().is_empty();
+    if let (true, true, Some(turn)) = (have == ply, theirs, parsed) {
+        out.requests.write(MoveRequest { action: MoveAction::Turn(turn), expect_generation: Some(state.generation()) });
+        return true;
+    }
+    // Out of step (a message missed while away): the whole game puts it right.
+    online.send(ClientMsg::Sync);
+    false
+}
+
+/// An offer or request declined: cleared, and said to the player who made it.
+fn declined(online: &mut Online, kind: OfferKind, by: Colour, now: f64) {
+    if let Some(s) = online.server.as_mut() {
+        match kind {
+            OfferKind::Draw => s.draw_offer = None,
+            OfferKind::Takeback => s.takeback_request = None,
+        }
+    }
+    if online.my_side().is_some_and(|me| me != side_of(by)) {
+        let key = match kind {
+            OfferKind::Draw => "online.draw_declined",
+            OfferKind::Takeback => "online.takeback_declined",
+        };
+        online.note(t(key).to_string(), now);
+    }
+}
+
+/// An error from the server: a version it does not speak ends the session; a game that cannot start goes back to
+/// the form, saying why; a turn or answer it did not take is resynchronised.
+fn refused(online: &mut Online, code: ErrorCode, message: &str, now: f64) {
+    warn!("online: the server refused: {code:?}: {message}");
+    let text = error_text(code).to_string();
+    match code {
+        ErrorCode::VersionMismatch => {
+            online.link = Link::Refused;
+            online.failure = Some(text);
+        }
+        ErrorCode::UnknownGame
+        | ErrorCode::SeatTaken
+        | ErrorCode::InvalidField
+        | ErrorCode::AlreadyInGame
+        | ErrorCode::ServerBusy
+            if !online.started =>
+        {
+            online.failure = Some(text);
+            online.goal = None;
+            online.link = Link::Offline;
+        }
+        ErrorCode::IllegalTurn
+        | ErrorCode::StaleTurn
+        | ErrorCode::NotYourTurn
+        | ErrorCode::BadNotation
+        | ErrorCode::NoOpponent
+        | ErrorCode::GameOver => {
+            online.note(text, now);
+            online.send(ClientMsg::Sync);
+        }
+        _ => online.note(text, now),
     }
 }
 

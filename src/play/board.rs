@@ -357,7 +357,8 @@ fn paint_labels(
     if size < 4.0 {
         return Ok(());
     }
-    let label = theme.map(|t| *t).unwrap_or_default().palette().label.with_alpha(0.8).to_srgba();
+    // Opaque: egui's small glyphs are lighter than the meshes around them.
+    let label = theme.map(|t| *t).unwrap_or_default().palette().label.to_srgba();
     let color = egui::Color32::from_rgba_unmultiplied(
         (label.red * 255.0) as u8,
         (label.green * 255.0) as u8,
