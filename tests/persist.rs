@@ -127,6 +127,43 @@ fn the_title_game_is_never_saved() {
 }
 
 #[test]
+fn reviewing_a_finished_game_leaves_nothing_to_resume() {
+    // Found by the web end-to-end test: the replay loads the game's first position in the frame the review is asked
+    // for, still on the game-over screen, and that empty game was saved as the game in progress, so the next start
+    // opened an empty two-player game instead of the title.
+    let _serial = serial();
+    let storage = Storage::memory();
+    let mut app = start(&storage);
+    fanorona::screens::records::plugin(&mut app);
+    app.init_resource::<fanorona::play::board::BoardFrame>();
+    new_hot_seat_game(&mut app);
+    play(&mut app, "d2-e3A");
+    play_any(&mut app);
+    let side = app.world().resource::<GameState>().position().side_to_move();
+    app.world_mut().write_message(MoveRequest::new(MoveAction::Resign(side)));
+    app.update();
+    // What the game-over window's plugin does once the last animations are over.
+    assert!(app.world().resource::<GameState>().game().is_over());
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::GameOver);
+    app.update();
+    assert_eq!(screen(&app), Screen::GameOver);
+    let game = app.world().resource::<GameState>().game().clone();
+    app.world_mut().write_message(fanorona::screens::records::ReplayGame {
+        game,
+        white: "White".into(),
+        black: "Black".into(),
+        review: false,
+    });
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(screen(&app), Screen::Replay);
+    drop(app);
+    let app = start(&storage);
+    assert_eq!(screen(&app), Screen::Title, "the finished game is not resumed, nor an empty one");
+}
+
+#[test]
 fn settings_survive_a_restart() {
     let _serial = serial();
     let storage = Storage::memory();

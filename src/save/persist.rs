@@ -571,12 +571,20 @@ fn save_game(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     in_game: Option<Res<State<InGame>>>,
+    next: Res<NextState<Screen>>,
     online: Option<Res<crate::online::Online>>,
     mut resume: ResMut<Resume>,
     mut saved_generation: Local<Option<u64>>,
     mut notices: ResMut<Notices>,
 ) {
     if in_game.is_none() || *saved_generation == Some(state.generation()) {
+        return;
+    }
+    // On the way out of play, the board may already show what the next screen loaded (a replay or review puts the
+    // game's first position there in the frame it is asked for): that is not the player's game.
+    if let NextState::Pending(s) | NextState::PendingIfNeq(s) = &*next
+        && !matches!(s, Screen::Playing | Screen::GameOver)
+    {
         return;
     }
     *saved_generation = Some(state.generation());
