@@ -122,17 +122,36 @@ export function gamePage(page, out, name = "page") {
   };
   g.turns = async () => (await g.events()).filter(e => e.kind === "turn");
   /// A click as a person makes it: move, then hold the button a moment (a press and release in the same instant
-  /// can fall into one frame, which a person's click never does).
+  /// can fall into one frame, which a person's click never does; software rendering on two loaded cores draws a
+  /// frame in 0.1-1 s).
   g.click = async (x, y) => {
     await page.mouse.move(x, y);
-    await page.waitForTimeout(60);
+    await page.waitForTimeout(400);
     await page.mouse.down();
-    await page.waitForTimeout(120);
+    await page.waitForTimeout(500);
     await page.mouse.up();
   };
   g.clickButton = async id => {
     const b = await g.button(id);
     await g.click(b.x, b.y);
+  };
+  /// Clicks button `id` until the event `pred` says it worked (three clicks at most, as a player whose click went
+  /// unnoticed would click again), and resolves with that event.
+  g.clickFor = async (id, pred, what, timeoutMs = 20000) => {
+    const after = await g.now();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await g.clickButton(id);
+      const start = Date.now();
+      while (Date.now() - start < (attempt < 2 ? 6000 : timeoutMs)) {
+        const found = (await g.events()).find(e => e.t > after && pred(e));
+        if (found) return found;
+        if (g.errors.length) fail(`${name}: page error while waiting for ${what}: ${g.errors[0]}`);
+        await page.waitForTimeout(100);
+      }
+    }
+    await g.dumpEvents();
+    await page.screenshot({ path: path.join(out, `${name}-failure.png`) });
+    fail(`${name}: ${what} did not happen after three clicks on ${id}`);
   };
   /// Plays a one-step turn `steps` ("d2-e3", or with an A/W suffix on the target) with clicks on its points.
   g.clickTurn = async steps => {
@@ -141,6 +160,36 @@ export function gamePage(page, out, name = "page") {
       await g.click(p.x, p.y);
       await page.waitForTimeout(300);
     }
+  };
+  /// Plays the first turn of a "legal" report with clicks, as a player would: clicks that did not take are made
+  /// again (twice at most, as a player whose click went unnoticed would), and a relay that could go on is ended
+  /// with Enter. Resolves with the turn event and how many times the clicks were repeated.
+  g.playTurn = async (legal, timeoutMs = 40000) => {
+    const before = (await g.turns()).length;
+    const steps = legal.detail.split(" ")[0];
+    await g.clickTurn(steps);
+    const start = Date.now();
+    let pressed = 0, repeats = 0, tried = Date.now();
+    while ((await g.turns()).length <= before) {
+      const relay = (await g.events()).filter(e => e.kind === "relay" && e.t > legal.t).at(-1);
+      const now = await g.now();
+      if (relay && now - relay.t > 2500 && now - pressed > 4000) {
+        await page.keyboard.press("Enter");
+        pressed = now;
+      }
+      if (!relay && repeats < 2 && Date.now() - tried > 6000) {
+        repeats++;
+        await g.clickTurn(steps);
+        tried = Date.now();
+      }
+      if (Date.now() - start > timeoutMs) {
+        await g.dumpEvents();
+        await page.screenshot({ path: path.join(out, `${name}-failure.png`) });
+        fail(`${name}: the turn ${steps} was not played`);
+      }
+      await page.waitForTimeout(100);
+    }
+    return { turn: (await g.turns()).at(-1), repeats };
   };
   /// The longest gap (ms) between the page's animation frames from page time `a` to `b`, and how many there were.
   g.frameGap = ([a, b]) => page.evaluate(([a, b]) => {
