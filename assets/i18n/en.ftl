@@ -324,7 +324,16 @@ review-waiting = This turn is not analysed yet.
 review-end = The end of the game.
 review-turn = { $n }. { $turn }: { $class }
 review-better = Better: { $turn } (this turn lost { $loss } pieces)
-review-summary = { $side }: accuracy { $accuracy } %, { $inaccuracies } inaccuracies, { $mistakes } mistakes, { $blunders } blunders
+review-summary = { $side }: accuracy { $accuracy } %, { $inaccuracies ->
+        [one] { $inaccuracies } inaccuracy
+       *[other] { $inaccuracies } inaccuracies
+    }, { $mistakes ->
+        [one] { $mistakes } mistake
+       *[other] { $mistakes } mistakes
+    }, { $blunders ->
+        [one] { $blunders } blunder
+       *[other] { $blunders } blunders
+    }
 review-play_on = Play on from here against the CPU
 review-class_forced = forced
 review-class_best = best

@@ -324,7 +324,16 @@ review-waiting = Ce tour n'est pas encore analysé.
 review-end = La fin de la partie.
 review-turn = { $n }. { $turn } : { $class }
 review-better = Mieux : { $turn } (ce tour a perdu { $loss } pions)
-review-summary = { $side } : précision { $accuracy } %, { $inaccuracies } imprécisions, { $mistakes } erreurs, { $blunders } gaffes
+review-summary = { $side } : précision { $accuracy } %, { $inaccuracies ->
+        [one] { $inaccuracies } imprécision
+       *[other] { $inaccuracies } imprécisions
+    }, { $mistakes ->
+        [one] { $mistakes } erreur
+       *[other] { $mistakes } erreurs
+    }, { $blunders ->
+        [one] { $blunders } gaffe
+       *[other] { $blunders } gaffes
+    }
 review-play_on = Continuer d'ici contre l'ordinateur
 review-class_forced = forcé
 review-class_best = meilleur

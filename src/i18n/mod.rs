@@ -466,6 +466,26 @@ mod tests {
     }
 
     #[test]
+    fn review_summaries_agree_in_number() {
+        fn args(n: u32) -> [(&'static str, FluentValue<'static>); 5] {
+            [
+                ("side", "White".into()),
+                ("accuracy", "68".into()),
+                ("inaccuracies", 0.into()),
+                ("mistakes", n.into()),
+                ("blunders", 2.into()),
+            ]
+        }
+        assert_eq!(
+            format_in(Lang::En, "review.summary", &args(1)),
+            "White: accuracy 68 %, 0 inaccuracies, 1 mistake, 2 blunders"
+        );
+        assert!(format_in(Lang::En, "review.summary", &args(3)).contains("3 mistakes"));
+        // French counts 0 and 1 as singular.
+        assert!(format_in(Lang::Fr, "review.summary", &args(1)).contains("0 imprécision, 1 erreur, 2 gaffes"));
+    }
+
+    #[test]
     fn tf_fills_named_variables() {
         // Language-independent: other tests may run while one changes the language.
         let args = [("side", "Black".into()), ("level", "Master".into())];

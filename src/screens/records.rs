@@ -762,7 +762,8 @@ fn replay_window(
     // The board fits above the window.
     if let (Some(mut frame), Some(r)) = (frame, response) {
         // Rounded, so that sub-pixel changes of the window's height do not refit the camera every frame.
-        let wanted = BoardFrame { bottom: (r.response.rect.height() + 16.0).round(), ..BoardFrame::default() };
+        // The left inset belongs to the review's panel, when one is open.
+        let wanted = BoardFrame { bottom: (r.response.rect.height() + 16.0).round(), ..*frame };
         if *frame != wanted {
             *frame = wanted;
         }

@@ -9,6 +9,7 @@
 use crate::i18n::{t, tf};
 use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
+use crate::play::board::BoardFrame;
 use crate::play::cpu::CpuThreading;
 use crate::play::rules::GameSet;
 use crate::screens::records::{Replay, ReplayNav, StartReview};
@@ -240,10 +241,11 @@ fn review_panel(
     review: Option<Res<Review>>,
     replay: Option<Res<Replay>>,
     mut nav: MessageWriter<ReplayNav>,
+    mut frame: ResMut<BoardFrame>,
 ) -> Result {
     let (Some(review), Some(replay)) = (review, replay) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("review")
+    let shown = egui::Window::new("review")
         .title_bar(false)
         .collapsible(false)
         .resizable(false)
@@ -279,6 +281,11 @@ fn review_panel(
                 nav.write(ReplayNav::PlayVsCpu(Level::Advanced));
             }
         });
+    // The board fits beside the panel (rounded, so that sub-pixel changes of its size do not refit the camera).
+    if let Some(shown) = shown {
+        let left = (shown.response.rect.width() + 16.0).round();
+        frame.set_if_neq(BoardFrame { left, ..*frame });
+    }
     Ok(())
 }
 

@@ -124,19 +124,15 @@ try {
   });
   console.log("title frames", JSON.stringify(figures.title_frames));
   figures.audio_before_click = await page.evaluate(() => window.fanoronaAudioStates());
-  let b = await button("new_game");
-  await click(b.x, b.y);
-  await page.waitForTimeout(500);
+  await g.clickFor("new_game", e => e.kind === "screen" && e.detail === "Setup", "the setup screen");
   // Sound starts with the first click: the game's audio context is running now.
   figures.audio_after_click = await page.evaluate(() => window.fanoronaAudioStates());
   if (!figures.audio_after_click.length || figures.audio_after_click.some(s => s !== "running")) {
     fail(`audio did not start at the first click: ${JSON.stringify(figures.audio_after_click)}`);
   }
-  await waitEvent(e => e.kind === "screen" && e.detail === "Setup", "the setup screen", 20000);
-  b = await button("start");
+  await button("start");
   await page.screenshot({ path: path.join(out, "setup.png") });
-  await click(b.x, b.y);
-  const playing = await waitEvent(e => e.kind === "screen" && e.detail === "Playing", "the game screen", 20000);
+  const playing = await g.clickFor("start", e => e.kind === "screen" && e.detail === "Playing", "the game screen");
   g.since = playing.t;
   await page.waitForTimeout(1000);
 

@@ -1,6 +1,7 @@
 // End-to-end test of the engine as a teacher in the web build (headless Chromium): plays a short game against the
 // CPU with real clicks, resigns, opens "Review" from the game-over window and waits until every turn is reviewed;
-// then opens the analysis board from the title, waits for the engine's lines to deepen, plays a turn on the board
+// then opens the analysis board from the title, waits for the engine's lines to deepen (slowly here: the engine
+// thinks 8 ms a frame, and SwiftShader draws a frame in 0.5-1 s on a loaded machine), plays a turn on the board
 // and waits for the lines of the new position. While the review and the analysis think (in slices on the page's
 // one thread) the page must keep drawing: the longest gap between animation frames is measured and bounded.
 //
@@ -89,14 +90,14 @@ try {
   g.since = clicked;
   const board = await g.clickFor("analysis", e => e.kind === "screen" && e.detail === "Analysis", "the analysis board");
   const deep = await g.waitEvent(e => e.kind === "analysis" && Number(e.detail.split(" ")[0]) >= 4,
-    "the engine's lines to reach depth 4", 60000);
+    "the engine's lines to reach depth 4", 240000);
   figures.analysis_start = { depth: Number(deep.detail.split(" ")[0]), ms: Math.round(deep.t - board.t),
     ...(await g.frameGap([board.t, deep.t])) };
   console.log("analysis (start position)", JSON.stringify(figures.analysis_start));
   // A turn on the board: the tree grows and the engine starts again on the new position.
   const turn = await playLegal(clicked);
   const next = await g.waitEvent(e => e.kind === "analysis" && e.t > turn.t && Number(e.detail.split(" ")[0]) >= 3,
-    "the engine's lines after the turn", 60000);
+    "the engine's lines after the turn", 240000);
   figures.analysis_after_turn = { turn: turn.detail, best: next.detail, ms: Math.round(next.t - turn.t),
     ...(await g.frameGap([turn.t, next.t])) };
   console.log("analysis (after a turn)", JSON.stringify(figures.analysis_after_turn));
