@@ -443,6 +443,17 @@ fn next_combination(m: u64) -> u64 {
     (((r ^ m) >> 2) / c) | r
 }
 
+/// The points of `pts` whose ordinals are the bits of `comb` (a set of free points chosen by its colex ordinal).
+#[inline(always)]
+fn spread(mut comb: u64, pts: &[u8]) -> u64 {
+    let mut set = 0u64;
+    while comb != 0 {
+        set |= 1 << pts[comb.trailing_zeros() as usize];
+        comb &= comb - 1;
+    }
+    set
+}
+
 /// The position with the "own" pieces as White and White to move (how the builder sees an entry).
 #[inline(always)]
 fn own_to_move(variant: Variant, own: u64, opp: u64) -> Position {
@@ -557,12 +568,7 @@ impl Solver<'_> {
             // Opponent sets in colex order, as ordinals among the free points.
             let mut comb: u64 = (1 << b) - 1;
             for (v, c) in vrow.iter_mut().zip(crow.iter_mut()) {
-                let mut opp = 0u64;
-                let mut m = comb;
-                while m != 0 {
-                    opp |= 1 << pts[m.trailing_zeros() as usize];
-                    m &= m - 1;
-                }
+                let opp = spread(comb, &pts);
                 if comb != 0 {
                     comb = next_combination(comb);
                 }
@@ -825,12 +831,7 @@ impl Pair<'_> {
                 }
                 let mut comb: u64 = (1 << b) - 1;
                 for at in chunk..chunk + row {
-                    let mut opp = 0u64;
-                    let mut m = comb;
-                    while m != 0 {
-                        opp |= 1 << pts[m.trailing_zeros() as usize];
-                        m &= m - 1;
-                    }
+                    let opp = spread(comb, &pts);
                     if comb != 0 {
                         comb = next_combination(comb);
                     }
