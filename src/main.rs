@@ -27,7 +27,7 @@ fn main() -> AppExit {
         tablebase::shared(fanorona_engine::Variant::Tsivy, tablebase::default_dir().as_deref())
     });
     App::new()
-        .add_plugins(DefaultPlugins.set(task_pools()).set(WindowPlugin {
+        .add_plugins(logging(DefaultPlugins.set(task_pools())).set(WindowPlugin {
             primary_window: Some(Window {
                 title: "Fanorona".into(),
                 resolution: (1280, 800).into(),
@@ -42,6 +42,26 @@ fn main() -> AppExit {
         }))
         .add_plugins(GamePlugin { args, launched })
         .run()
+}
+
+/// On the desktop, Bevy's log plugin. In the browser, its filter (tracing-subscriber's `EnvFilter`) brings a regex
+/// engine and Unicode tables into the module that no page can configure: the page logs to the console through
+/// `tracing-wasm` with fixed levels instead.
+fn logging(plugins: bevy::app::PluginGroupBuilder) -> bevy::app::PluginGroupBuilder {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // wgpu and naga log through the `log` crate: only their warnings, as Bevy's own default filter does.
+        let _ = tracing_log::LogTracer::init_with_filter(tracing_log::log::LevelFilter::Warn);
+        tracing_wasm::set_as_global_default_with_config(
+            tracing_wasm::WASMLayerConfigBuilder::new()
+                .set_max_level(bevy::log::Level::INFO)
+                .set_report_logs_in_timings(false)
+                .build(),
+        );
+        plugins.disable::<bevy::log::LogPlugin>()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    plugins
 }
 
 /// Bevy's async compute pool also compiles render pipelines and saves screenshots; with its default single thread

@@ -34,7 +34,7 @@ cp web/dist/fanorona_bg.wasm "$CARGO_TARGET_DIR/fanorona_bg.bindgen.wasm"
 if [ "$PROFILE" = web-release ]; then
   # Debian's binaryen 108 produced a module that does not load; npm's is current.
   web/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --strip-debug --strip-producers \
+    --enable-sign-ext --enable-mutable-globals --enable-simd --strip-debug --strip-producers \
     web/dist/fanorona_bg.wasm -o web/dist/fanorona_bg.opt.wasm
   mv web/dist/fanorona_bg.opt.wasm web/dist/fanorona_bg.wasm
 fi

@@ -97,7 +97,38 @@ pub fn plugin(app: &mut App) {
     // Only a page listens: the desktop game does not pay for them every frame.
     if IN_BROWSER {
         app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout, announce_teaching));
+        if let Some(render_app) = app.get_sub_app_mut(bevy::render::RenderApp) {
+            render_app.add_systems(bevy::render::Render, announce_drawn.in_set(bevy::render::RenderSystems::Cleanup));
+        }
     }
+}
+
+/// Whether "ready" has been said (by the render world, or by the main world's fallback).
+static READY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn say_ready(how: &str) {
+    if !READY.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        event("ready", how);
+    }
+}
+
+/// Says "ready" at the end of the first frame drawn with every render pipeline in place: a pipeline finished in
+/// one frame draws from the next, and until then the board or the menus are missing from the picture. Also
+/// reports the first frames ("boot") for the load-time figures of the end-to-end test.
+fn announce_drawn(
+    cache: Res<bevy::render::render_resource::PipelineCache>,
+    mut frame: Local<u32>,
+    mut settled: Local<bool>,
+) {
+    *frame += 1;
+    let (count, waiting) = (cache.pipelines().count(), cache.waiting_pipelines().count());
+    if *frame <= 8 {
+        event("boot", &format!("frame {} pipelines {count} waiting {waiting}", *frame));
+    }
+    if *settled {
+        say_ready("drawn");
+    }
+    *settled = count > 0 && waiting == 0;
 }
 
 /// Says where each point of the board is on the page (CSS pixels), whenever that changes: what a test needs to
@@ -122,11 +153,15 @@ fn announce_layout(
     }
 }
 
-/// Says "ready" once the first frames are drawn, so that the page removes its loading screen only then.
+/// The main world's fallback for "ready" (the page removes its loading screen on it), should the render world
+/// never see its pipelines settle.
 fn announce_ready(mut frames: Local<u32>) {
     *frames += 1;
-    if *frames == 3 {
-        event("ready", "");
+    if *frames == 1 {
+        event("boot", "first update");
+    }
+    if *frames == 8 {
+        say_ready("frames");
     }
 }
 

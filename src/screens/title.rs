@@ -15,7 +15,7 @@ use crate::screens::widgets::{big_button, centered};
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPreUpdateSet, EguiPrimaryContextPass, egui};
 use fanorona_engine::levels::Level;
 use fanorona_engine::{RelayRule, Rules, Side, Variant};
 use std::time::Duration;
@@ -27,10 +27,12 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, (restart_title_game, pause_title_game_when_hidden).run_if(in_state(Screen::Title)))
         // Whatever the title's window did, the player's own game has its CPU.
         .add_systems(OnExit(Screen::Title), |mut cpu: ResMut<CpuEnabled>| cpu.0 = true)
+        // Before the first pass begins, so that its first frame already has the fonts (set_fonts takes effect
+        // at the start of a pass).
+        .add_systems(PreUpdate, style.after(EguiPreUpdateSet::InitContexts).before(EguiPreUpdateSet::BeginPass))
         .add_systems(
             EguiPrimaryContextPass,
             (
-                style,
                 title.run_if(in_state(Screen::Title)),
                 setup_screen.run_if(in_state(Screen::Setup)),
                 rules_screen.run_if(in_state(Screen::Rules)),
@@ -45,13 +47,15 @@ fn init_form(mut commands: Commands, options: Res<Options>, form: Option<Res<Set
     }
 }
 
-/// Warm colours for egui, set once the context exists.
-fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+/// Warm colours and the game's fonts for egui, set once the context exists.
+fn style(mut contexts: EguiContexts, mut done: Local<bool>) {
     if *done {
-        return Ok(());
+        return;
     }
+    // The primary context appears with the window's camera: until then, try again next frame.
+    let Ok(ctx) = contexts.ctx_mut() else { return };
     *done = true;
-    let ctx = contexts.ctx_mut()?;
+    ctx.set_fonts(crate::screens::fonts::definitions());
     let mut visuals = egui::Visuals::dark();
     visuals.window_fill = egui::Color32::from_rgba_unmultiplied(38, 28, 22, 250);
     visuals.panel_fill = egui::Color32::from_rgb(34, 26, 21);
@@ -62,7 +66,6 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
         s.spacing.button_padding = egui::vec2(10.0, 5.0);
         s.spacing.item_spacing = egui::vec2(8.0, 6.0);
     });
-    Ok(())
 }
 
 /// The title plays a CPU-vs-CPU game behind the menu.
