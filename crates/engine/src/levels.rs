@@ -229,8 +229,13 @@ impl Thinking {
             None
         };
         searcher.set_oracle(oracle);
-        let rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
-        let phase = if spec.noise == 0 {
+        let mut rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
+        let book = (level == Level::Master && searcher.uses_book())
+            .then(|| crate::book::OpeningBook::builtin().choose(pos, &mut rng))
+            .flatten();
+        let phase = if let Some(turn) = book {
+            Phase::Done { searcher, turn: Some(turn) }
+        } else if spec.noise == 0 {
             Phase::Search(Box::new(SlicedSearch::new(searcher, pos, history, level.limits(cap))))
         } else {
             let hist = turn_history(pos, history);
@@ -363,7 +368,11 @@ impl Thinking {
     /// when there is no legal turn).
     pub fn finish(self) -> (Searcher, Option<Turn>) {
         match self.phase {
-            Phase::Done { searcher, turn } => (searcher, turn),
+            Phase::Done { searcher, turn } => {
+                // A book turn ends the thinking before any search could see (and clear) a stop request.
+                searcher.stop_flag().store(false, Ordering::Relaxed);
+                (searcher, turn)
+            }
             Phase::Search(s) => (s.into_searcher(), None),
             Phase::Score { searcher, .. } => (searcher, None),
             Phase::Empty => (Searcher::placeholder(), None),
@@ -446,7 +455,10 @@ mod tests {
         for (pos, hist) in sample_positions().into_iter().step_by(3) {
             for level in [Level::Advanced, Level::Master] {
                 let cap = Limits { depth: Some(4), ..Limits::default() };
-                let mut thinking = Thinking::new(level, Searcher::new(1), &pos, &hist, 7, cap).with_variety_depth(2);
+                // The search itself, not the opening book's answer.
+                let mut searcher = Searcher::new(1);
+                searcher.configure("nobook").unwrap();
+                let mut thinking = Thinking::new(level, searcher, &pos, &hist, 7, cap).with_variety_depth(2);
                 let mut calls = 0;
                 let mut depths = Vec::new();
                 let t0 = Instant::now();
@@ -465,6 +477,33 @@ mod tests {
                 assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>(), "at {}", pos.to_fen());
             }
         }
+    }
+
+    #[test]
+    fn master_opens_from_the_book_without_searching() {
+        let pos = Position::start(&Rules::default());
+        let moves = crate::book::OpeningBook::builtin().moves(&pos).expect("the start is in the book");
+        let close: Vec<&Turn> =
+            moves.iter().filter(|m| m.score >= moves[0].score - crate::book::PLAY_MARGIN).map(|m| &m.turn).collect();
+        for seed in 0..10 {
+            let mut iterations = 0;
+            let turn = Level::Master
+                .choose_with_info(&mut Searcher::new(1), &pos, &[], seed, Limits::default(), |_| iterations += 1)
+                .unwrap();
+            assert!(close.contains(&&turn), "{turn} is not among the book's best");
+            assert_eq!(iterations, 0);
+        }
+        // Without the book Master searches; the other levels never use it.
+        let mut searcher = Searcher::new(1);
+        searcher.configure("nobook").unwrap();
+        let mut iterations = 0;
+        Level::Master.choose_with_info(&mut searcher, &pos, &[], 1, Limits::depth(2), |_| iterations += 1).unwrap();
+        assert!(iterations > 0);
+        let mut iterations = 0;
+        Level::Advanced
+            .choose_with_info(&mut Searcher::new(1), &pos, &[], 1, Limits::depth(2), |_| iterations += 1)
+            .unwrap();
+        assert!(iterations > 0);
     }
 
     #[test]

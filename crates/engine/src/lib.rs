@@ -10,6 +10,7 @@
 //! - [`record`]: the text of a game (tags and turns, PGN-like), to export, import and save games in progress.
 //! - [`search`]: the alpha-beta search that plays and gives hints.
 //! - [`levels`]: CPU levels, draw offers and hints.
+//! - [`book`]: the opening book of the strongest levels, searched once and committed as data.
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`puzzles`]: generated puzzles with unique answers (tablebase wins and tactics), checking and ratings.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
@@ -18,6 +19,7 @@
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
 //! - [`tune`]: Texel-style tuning of the evaluation weights on labelled self-play positions.
 
+pub mod book;
 pub mod game;
 pub mod geometry;
 pub mod levels;

@@ -274,6 +274,8 @@ pub struct Searcher {
     excluded: Vec<Turn>,
     /// The steps of the root turn played so far on the current path, while `excluded` is not empty.
     root_prefix: Vec<Step>,
+    /// Master opens with the opening book's turns ([`crate::book`]).
+    use_book: bool,
     /// Null-move pruning: in a quiet position (no capture for the side to move, enough pieces on both sides)
     /// whose static score is at least beta, a pass searched `null_reduction` turns shallower that still fails
     /// high ends the node.
@@ -354,6 +356,7 @@ impl Searcher {
             exposed_weight: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
+            use_book: true,
         }
     }
 
@@ -369,7 +372,8 @@ impl Searcher {
     /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
     /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
-    /// `nmp` (null-move pruning), `ext1` (single-reply extension), and `name=value` for `qs-turns`, `threat`,
+    /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
+    /// `name=value` for `qs-turns`, `threat`,
     /// `capgain`, `spend` (use the whole time budget), `mob`, `exposed`, `contempt`, `qs-floor`, `qs-table`, `lmr`,
     /// `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1` and `eval` (`full`, `plain`
     /// or `tuned`). Used by the SPRT tool, the tuner and the protocol.
@@ -402,6 +406,7 @@ impl Searcher {
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
                     self.single_reply = fresh.single_reply;
+                    self.use_book = fresh.use_book;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -413,6 +418,7 @@ impl Searcher {
                     self.null_move = false;
                     self.futility = 0;
                     self.single_reply = false;
+                    self.use_book = false;
                 }
                 "noqs" => self.qs_max_turns = 0,
                 "tb" => {
@@ -420,6 +426,8 @@ impl Searcher {
                     self.oracle = Some(crate::tablebase::shared(crate::geometry::Variant::Tsivy, dir.as_deref()));
                 }
                 "notb" => self.oracle = None,
+                "book" => self.use_book = flag()?,
+                "nobook" => self.use_book = false,
                 "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
                 "threat" => self.threat_weight = number()?,
                 "capgain" => self.capture_gain = number()?,
@@ -454,6 +462,12 @@ impl Searcher {
             }
         }
         Ok(())
+    }
+
+    /// Whether Master plays the opening book's turns with this searcher (option `book`, on by default;
+    /// `nobook` and `baseline` turn it off).
+    pub fn uses_book(&self) -> bool {
+        self.use_book
     }
 
     /// The static score of a turn-start position for the side to move, with this searcher's evaluation.

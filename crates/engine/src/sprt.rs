@@ -152,18 +152,22 @@ impl Book {
 pub enum Engine {
     /// A full search with options, e.g. `max`, `baseline`, `max,noqs`, `max,qs-turns=2`.
     Search(String),
-    /// A CPU level as the game plays it (1-5).
-    Level(Level),
+    /// A CPU level as the game plays it (1-5), with search options (empty: the searcher's defaults).
+    Level(Level, String),
 }
 
 impl std::str::FromStr for Engine {
     type Err = String;
 
-    /// `level1` … `level5`, or search options for [`Searcher::configure`].
+    /// `level1` … `level5` (optionally followed by search options: `level5,max,nobook`), or search options for
+    /// [`Searcher::configure`].
     fn from_str(s: &str) -> Result<Engine, String> {
-        if let Some(n) = s.trim().strip_prefix("level") {
+        if let Some(rest) = s.trim().strip_prefix("level") {
+            let (n, options) = rest.split_once(',').unwrap_or((rest, ""));
             let n: u8 = n.trim().parse().map_err(|_| format!("{s:?}: a level is level1 to level5"))?;
-            return Level::from_number(n).map(Engine::Level).ok_or_else(|| format!("{s:?}: no such level"));
+            let level = Level::from_number(n).ok_or_else(|| format!("{s:?}: no such level"))?;
+            Searcher::new(1).configure(options)?;
+            return Ok(Engine::Level(level, options.trim().to_string()));
         }
         Searcher::new(1).configure(s)?;
         Ok(Engine::Search(s.trim().to_string()))
@@ -173,9 +177,8 @@ impl std::str::FromStr for Engine {
 impl Engine {
     fn searcher(&self, tt_megabytes: usize) -> Searcher {
         let mut s = Searcher::new(tt_megabytes);
-        if let Engine::Search(spec) = self {
-            s.configure(spec).expect("checked when parsed");
-        }
+        let (Engine::Search(spec) | Engine::Level(_, spec)) = self;
+        s.configure(spec).expect("checked when parsed");
         s
     }
 
@@ -184,7 +187,7 @@ impl Engine {
         let history = history_hashes(game);
         match self {
             Engine::Search(_) => s.search(&pos, &history, limits, |_| {}).best,
-            Engine::Level(l) => l.choose(s, &pos, &history, seed, limits),
+            Engine::Level(l, _) => l.choose(s, &pos, &history, seed, limits),
         }
     }
 }
@@ -533,7 +536,9 @@ mod tests {
 
     #[test]
     fn engines_parse() {
-        assert_eq!("level3".parse::<Engine>(), Ok(Engine::Level(Level::Intermediate)));
+        assert_eq!("level3".parse::<Engine>(), Ok(Engine::Level(Level::Intermediate, String::new())));
+        assert_eq!("level5,max,nobook".parse::<Engine>(), Ok(Engine::Level(Level::Master, "max,nobook".into())));
+        assert!("level5,nonsense".parse::<Engine>().is_err());
         assert_eq!("max,noqs".parse::<Engine>(), Ok(Engine::Search("max,noqs".to_string())));
         assert!("level9".parse::<Engine>().is_err());
         assert!("max,warp=3".parse::<Engine>().is_err());
