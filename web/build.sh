@@ -10,7 +10,8 @@ PROFILE="${PROFILE:-web-release}"
 
 # Node.js and npm come from Debian only where no other install provides them (mixing the two breaks apt).
 node_pkgs=(); command -v node >/dev/null 2>&1 || node_pkgs+=(nodejs); command -v npm >/dev/null 2>&1 || node_pkgs+=(npm)
-source scripts/setup.sh pkg-config "${node_pkgs[@]}"
+# zopfli writes the smaller .gz copies (web/compress.mjs).
+source scripts/setup.sh pkg-config zopfli "${node_pkgs[@]}"
 # Its own build folder: the wasm build then never waits for (or invalidates) the desktop build.
 export CARGO_TARGET_DIR="${WEB_TARGET_DIR:-$HOME/.cache/fanorona-web-target}"
 
