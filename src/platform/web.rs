@@ -96,7 +96,16 @@ pub fn args() -> Vec<String> {
 pub fn plugin(app: &mut App) {
     // Only a page listens: the desktop game does not pay for them every frame.
     if IN_BROWSER {
-        app.add_systems(Last, (announce_ready, announce_play, announce_screens, announce_layout, announce_teaching));
+        app.add_systems(
+            Last,
+            (
+                announce_ready.before(crate::platform::redraw::ApplyDemand),
+                announce_play,
+                announce_screens,
+                announce_layout,
+                announce_teaching,
+            ),
+        );
         if let Some(render_app) = app.get_sub_app_mut(bevy::render::RenderApp) {
             render_app.add_systems(bevy::render::Render, announce_drawn.in_set(bevy::render::RenderSystems::Cleanup));
         }
@@ -112,23 +121,58 @@ fn say_ready(how: &str) {
     }
 }
 
+/// Frames a pipeline may wait for its shader before "ready" stops waiting for it: a shader that has not loaded by
+/// then is not one the first picture draws with (on WebGL one such pipeline waits for good).
+const SHADER_WAIT_FRAMES: u32 = 3;
+
 /// Says "ready" at the end of the first frame drawn with every render pipeline in place: a pipeline finished in
-/// one frame draws from the next, and until then the board or the menus are missing from the picture. Also
-/// reports the first frames ("boot") for the load-time figures of the end-to-end test.
+/// one frame draws from the next, and until then the board or the menus are missing from the picture. A pipeline
+/// still being created always counts; one only waiting for its shader counts for [`SHADER_WAIT_FRAMES`]. Also
+/// reports the first frames ("boot") for the load-time figures of the end-to-end test, and at the 8th frame the
+/// pipelines still waiting, by label.
 fn announce_drawn(
     cache: Res<bevy::render::render_resource::PipelineCache>,
     mut frame: Local<u32>,
     mut settled: Local<bool>,
+    mut waited: Local<bevy::platform::collections::HashMap<usize, u32>>,
 ) {
+    use bevy::render::render_resource::{CachedPipelineState, PipelineDescriptor};
     *frame += 1;
-    let (count, waiting) = (cache.pipelines().count(), cache.waiting_pipelines().count());
+    let pipelines: Vec<_> = cache.pipelines().collect();
+    let mut pending = 0;
+    let mut still = bevy::platform::collections::HashMap::default();
+    for id in cache.waiting_pipelines() {
+        let frames = waited.get(&id).copied().unwrap_or(0) + 1;
+        still.insert(id, frames);
+        let creating = matches!(pipelines.get(id).map(|p| &p.state), Some(CachedPipelineState::Creating(_)));
+        if creating || frames <= SHADER_WAIT_FRAMES {
+            pending += 1;
+        }
+    }
+    *waited = still;
     if *frame <= 8 {
-        event("boot", &format!("frame {} pipelines {count} waiting {waiting}", *frame));
+        let mut detail =
+            format!("frame {} pipelines {} waiting {} pending {pending}", *frame, pipelines.len(), waited.len());
+        if *frame == 8 {
+            for id in waited.keys() {
+                let label = match pipelines.get(*id).map(|p| &p.descriptor) {
+                    Some(PipelineDescriptor::RenderPipelineDescriptor(d)) => {
+                        d.label.as_deref().unwrap_or("?").to_string()
+                    }
+                    Some(PipelineDescriptor::ComputePipelineDescriptor(d)) => {
+                        d.label.as_deref().unwrap_or("?").to_string()
+                    }
+                    None => "?".to_string(),
+                };
+                detail.push_str(&format!(" [{label}]"));
+            }
+        }
+        event("boot", &detail);
     }
     if *settled {
         say_ready("drawn");
     }
-    *settled = count > 0 && waiting == 0;
+    *settled = !pipelines.is_empty() && pending == 0;
 }
 
 /// Says where each point of the board is on the page (CSS pixels), whenever that changes: what a test needs to
@@ -154,8 +198,12 @@ fn announce_layout(
 }
 
 /// The main world's fallback for "ready" (the page removes its loading screen on it), should the render world
-/// never see its pipelines settle.
-fn announce_ready(mut frames: Local<u32>) {
+/// never see its pipelines settle. Until "ready" it asks for every frame: a game resumed on a reload waits for the
+/// player and would otherwise sleep (platform/redraw.rs) with its pipelines half made.
+fn announce_ready(mut frames: Local<u32>, mut demand: ResMut<crate::platform::redraw::FrameDemand>) {
+    if !READY.load(std::sync::atomic::Ordering::Relaxed) {
+        demand.next_frame();
+    }
     *frames += 1;
     if *frames == 1 {
         event("boot", "first update");

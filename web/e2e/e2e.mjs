@@ -65,6 +65,9 @@ try {
   // The page's own timings of a load (ms from the start of the navigation) and what the server sent for it.
   const loadFigures = async ready => {
     const timing = await page.evaluate(() => window.fanoronaTiming);
+    // The start-up frames as the game reported them ("boot": pipelines made and still waiting), in page time.
+    const boot = await page.evaluate(() => (window.fanoronaEvents || [])
+      .filter(e => e.kind === "boot" || e.kind === "ready").map(e => `${Math.round(e.t)} ${e.kind} ${e.detail}`.trim()));
     const round = o => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
     const sent = served.requests.splice(0);
     const wasm = sent.find(r => r.path === "/fanorona_bg.wasm");
@@ -72,6 +75,7 @@ try {
       playable_ms: Math.round(ready.t), ...round(timing),
       requests: sent.length, paths: sent.map(r => `${r.path} ${r.status}`), sent_kib: Math.round(sent.reduce((n, r) => n + r.bytes, 0) / 1024),
       wasm: wasm ? `${wasm.status} ${wasm.encoding || "identity"} ${Math.round(wasm.bytes / 1024)} KiB` : "from the service worker",
+      boot,
     };
   };
 
