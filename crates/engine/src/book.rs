@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{Limits, Searcher};
 use crate::turns::Turn;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 
 /// The committed book, compiled in (no file to find at run time, on the web too).
@@ -21,6 +21,13 @@ pub const BUILTIN: &str = include_str!("../data/book.txt");
 /// A turn is played from the book when it scores within this much of the best entry (hundredths of a piece):
 /// variety among turns the deep search could not tell apart, never a weaker one.
 pub const PLAY_MARGIN: i32 = 10;
+
+/// The turn full strength plays from the built-in book in `pos`, if the book has it: one of the turns within
+/// [`PLAY_MARGIN`] of the best, drawn with a generator seeded by `seed` and the position (the protocol seeds it
+/// from the clock, so that games vary; a match seeds it per game, so that it can be replayed).
+pub fn play(pos: &Position, seed: u64) -> Option<Turn> {
+    OpeningBook::builtin().choose(pos, &mut rand::rngs::SmallRng::seed_from_u64(seed ^ pos.hash()))
+}
 
 /// One scored turn of a book position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,9 @@
 //! first, and `bestmove <TURN>`), `stop`, `eval`,
 //! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
 //! `level baseline` (the plain reference player of strength tests), `quit`. Full strength plays endgames of up to
-//! five or six pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does.
+//! five or six pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does,
+//! and opens from the opening book (`info string book <TURN> score cp <n>`, then `bestmove` at once) except for
+//! `go depth`, `multipv` and `go infinite`, which ask for a search.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 
 use crate::game::Game;
@@ -185,6 +187,7 @@ impl Session {
         let words: Vec<&str> = args.split_whitespace().collect();
         let mut limits = Limits::default();
         let mut clock = Clock::default();
+        let mut infinite = false;
         let mut i = 0;
         while i < words.len() {
             let value = words.get(i + 1).and_then(|v| v.parse::<u64>().ok());
@@ -198,6 +201,7 @@ impl Session {
                 ("winc", Some(v)) => clock.inc[0] = v,
                 ("binc", Some(v)) => clock.inc[1] = v,
                 ("infinite", _) => {
+                    infinite = true;
                     i += 1;
                     continue;
                 }
@@ -232,6 +236,20 @@ impl Session {
         let oracle: Option<Arc<dyn Oracle>> = (self.options == FULL_STRENGTH)
             .then(|| tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()) as Arc<dyn Oracle>);
         searcher.set_oracle(oracle);
+        // Full strength opens from the book, at once, unless asked for a fixed depth, several lines or an endless
+        // search (analysis, where a search's lines are the point).
+        let from_book =
+            level.is_none() && searcher.uses_book() && limits.depth.is_none() && limits.multipv == 1 && !infinite;
+        if let Some(turn) = from_book.then(|| crate::book::play(&pos, book_seed())).flatten() {
+            let score = crate::book::OpeningBook::builtin()
+                .moves(&pos)
+                .and_then(|m| m.iter().find(|m| m.turn == turn))
+                .map_or(0, |m| m.score);
+            say(&self.out, &format!("info string book {turn} score cp {score}"));
+            say(&self.out, &format!("bestmove {turn}"));
+            self.searcher = Some(searcher);
+            return;
+        }
         self.running = Some(std::thread::spawn(move || {
             let best = match level {
                 Some(l) => l.choose(&mut searcher, &pos, &history, seed, limits),
@@ -244,6 +262,11 @@ impl Session {
             searcher
         }));
     }
+}
+
+/// A seed for the book's choice that differs from game to game: the clock's nanoseconds.
+fn book_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// The clocks of `go wtime … btime … winc … binc …`, indexed by side (White 0, Black 1), in milliseconds.

@@ -186,7 +186,11 @@ impl Engine {
         let pos = *game.position();
         let history = history_hashes(game);
         match self {
-            Engine::Search(_) => s.search(&pos, &history, limits, |_| {}).best,
+            // Full strength plays its opening book as the protocol does (`nobook` turns it off).
+            Engine::Search(_) => match s.uses_book().then(|| crate::book::play(&pos, seed)).flatten() {
+                Some(turn) => Some(turn),
+                None => s.search(&pos, &history, limits, |_| {}).best,
+            },
             Engine::Level(l, _) => l.choose(s, &pos, &history, seed, limits),
         }
     }

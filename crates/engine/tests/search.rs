@@ -130,12 +130,21 @@ impl std::io::Write for Capture {
     }
 }
 
-#[test]
-fn protocol_plays_the_baseline_and_back() {
+/// Everything a protocol session writes in answer to `lines` and a final `quit` (which waits for any search).
+fn session_output(lines: &[&str]) -> String {
     let cap = Capture::default();
     let out: Output = Arc::new(Mutex::new(cap.clone()));
     let mut session = Session::new(out);
-    for line in [
+    for line in lines {
+        assert!(session.handle(line), "{line}");
+    }
+    assert!(!session.handle("quit"));
+    String::from_utf8(cap.0.lock().unwrap().clone()).unwrap()
+}
+
+#[test]
+fn protocol_plays_the_baseline_and_back() {
+    let text = session_output(&[
         "level baseline",
         "go depth 3",
         "isready",
@@ -147,11 +156,7 @@ fn protocol_plays_the_baseline_and_back() {
         "isready",
         "go wtime soon",
         "level fast",
-    ] {
-        assert!(session.handle(line));
-    }
-    assert!(!session.handle("quit"));
-    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    ]);
     let bests: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("bestmove ")).collect();
     assert_eq!(bests.len(), 3, "{text}");
     assert_eq!(text.lines().filter(|l| l.starts_with("error usage: go")).count(), 1, "{text}");
@@ -162,15 +167,15 @@ fn protocol_plays_the_baseline_and_back() {
 
 #[test]
 fn protocol_full_strength_knows_the_tablebase() {
-    let cap = Capture::default();
-    let out: Output = Arc::new(Mutex::new(cap.clone()));
-    let mut session = Session::new(out);
     // Two against two, the longest four-piece win (49 turns): a one-turn search sees it only through the table.
-    for line in ["position fen 9/9/B8/9/3WW3B w", "go depth 1", "isready", "level baseline", "go depth 1", "eval"] {
-        assert!(session.handle(line));
-    }
-    assert!(!session.handle("quit"));
-    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    let text = session_output(&[
+        "position fen 9/9/B8/9/3WW3B w",
+        "go depth 1",
+        "isready",
+        "level baseline",
+        "go depth 1",
+        "eval",
+    ]);
     let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info depth 1 ")).collect();
     assert_eq!(infos.len(), 2, "{text}");
     assert!(infos[0].contains(" score win 49 "), "{text}");
@@ -179,14 +184,7 @@ fn protocol_full_strength_knows_the_tablebase() {
 
 #[test]
 fn protocol_reports_several_lines() {
-    let cap = Capture::default();
-    let out: Output = Arc::new(Mutex::new(cap.clone()));
-    let mut session = Session::new(out);
-    for line in ["level baseline", "go depth 3 multipv 3", "isready", "go depth 2 multipv x"] {
-        assert!(session.handle(line));
-    }
-    assert!(!session.handle("quit"));
-    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    let text = session_output(&["level baseline", "go depth 3 multipv 3", "isready", "go depth 2 multipv x"]);
     let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info depth ")).collect();
     assert_eq!(infos.len(), 9, "{text}");
     let start = Position::start(&Rules::default());
@@ -215,10 +213,7 @@ fn protocol_reports_several_lines() {
 
 #[test]
 fn protocol_session_answers_commands() {
-    let cap = Capture::default();
-    let out: Output = Arc::new(Mutex::new(cap.clone()));
-    let mut session = Session::new(out);
-    for line in [
+    let text = session_output(&[
         "isready",
         "position startpos",
         "play d3-e3A",
@@ -233,11 +228,7 @@ fn protocol_session_answers_commands() {
         "go nodes 5000",
         // Waits for the search to finish (a `quit` right away would stop it).
         "eval",
-    ] {
-        assert!(session.handle(line));
-    }
-    assert!(!session.handle("quit"));
-    let text = String::from_utf8(cap.0.lock().unwrap().clone()).unwrap();
+    ]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "readyok");
     assert_eq!(lines[1], "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b");
@@ -249,4 +240,42 @@ fn protocol_session_answers_commands() {
     assert_eq!(*bests[1], "bestmove a1-b2A b2-c2A c2-c3A c3-d3A d3-d4A");
     assert_eq!(lines.iter().filter(|l| l.starts_with("error ")).count(), 3, "{text}");
     assert!(lines.iter().any(|l| l.starts_with("eval cp ")), "{text}");
+}
+
+#[test]
+fn protocol_full_strength_opens_from_the_book_but_searches_when_asked_for_depth() {
+    let text = session_output(&[
+        "position startpos",
+        "go movetime 60000",
+        "isready",
+        "go depth 2",
+        "isready",
+        "level baseline",
+        "go nodes 2000",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    // A minute to think, but the start is in the book: the answer is one of its turns, given at once (the test
+    // would time out otherwise), with the book's score.
+    let book = fanorona_engine::book::OpeningBook::builtin();
+    let start: Position = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w".parse().unwrap();
+    let moves = book.moves(&start).expect("the start is in the book");
+    let playable: Vec<String> = moves
+        .iter()
+        .filter(|m| m.score >= moves[0].score - fanorona_engine::book::PLAY_MARGIN)
+        .map(|m| m.turn.to_string())
+        .collect();
+    assert!(lines[0].starts_with("info string book "), "{text}");
+    let best = lines[1].strip_prefix("bestmove ").expect("bestmove right after the book line");
+    assert!(playable.iter().any(|t| t == best), "{best} not among {playable:?}");
+    assert_eq!(lines[2], "readyok");
+    // `go depth` is a request for a search, not for the book.
+    assert!(
+        lines[3..].iter().take_while(|l| !l.starts_with("bestmove")).any(|l| l.starts_with("info depth 2 ")),
+        "{text}"
+    );
+    // The baseline has no book: it searches from the start too.
+    let after_ready: Vec<&&str> =
+        lines.iter().skip_while(|l| **l != "readyok").skip(1).skip_while(|l| **l != "readyok").collect();
+    assert!(after_ready.iter().any(|l| l.starts_with("info depth")), "{text}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("info string book")).count(), 1, "{text}");
 }
