@@ -4,8 +4,9 @@
 //! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]`, any of them with
 //! `multipv <n>` (answered by `info depth D seldepth S multipv K score …` lines, one per line K of each depth, best
 //! first, and `bestmove <TURN>`), `stop`, `eval`,
-//! `isready` (→ `readyok`), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
-//! `level baseline` (the plain reference player of strength tests), `quit`. Full strength plays endgames of up to
+//! `isready` (→ `readyok`, once the endgame table is loaded), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
+//! `level baseline` (the plain reference player of strength tests), `threads <n>` (threads of the full-strength
+//! and baseline searches; default [`default_threads`]), `quit`. Full strength plays endgames of up to
 //! five or six pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does,
 //! and opens from the opening book (`info string book <TURN> score cp <n>`, then `bestmove` at once) except for
 //! `go depth`, `multipv` and `go infinite`, which ask for a search.
@@ -78,7 +79,14 @@ pub struct Session {
     level: Option<Level>,
     /// Search options of the full search (see [`Searcher::configure`]): [`FULL_STRENGTH`] or `baseline`.
     options: &'static str,
+    /// Threads of the full search (levels search on one).
+    threads: usize,
     out: Output,
+}
+
+/// Threads a session searches with until told otherwise (`threads <n>`): one.
+pub fn default_threads() -> usize {
+    1
 }
 
 impl Session {
@@ -95,6 +103,7 @@ impl Session {
             running: None,
             level: None,
             options: FULL_STRENGTH,
+            threads: default_threads(),
             out,
         }
     }
@@ -125,7 +134,14 @@ impl Session {
                 self.wait();
                 return false;
             }
-            "isready" => say(&self.out, "readyok"),
+            "isready" => {
+                // Ready means the endgame table is in memory (loading a cached six-piece table takes a moment):
+                // a client that waits for `readyok` before its clock starts does not lose that time on a turn.
+                if self.options == FULL_STRENGTH {
+                    tablebase::shared(Variant::Tsivy, tablebase::default_dir().as_deref());
+                }
+                say(&self.out, "readyok");
+            }
             "stop" => {
                 self.stop.store(true, Ordering::Relaxed);
                 self.wait();
@@ -174,6 +190,13 @@ impl Session {
                     self.options = if rest == "baseline" { "baseline" } else { FULL_STRENGTH };
                 }
                 None => say(&self.out, "error usage: level <1-5> | level max | level baseline"),
+            },
+            "threads" => match rest.parse::<usize>() {
+                Ok(n) if (1..=crate::search::MAX_THREADS).contains(&n) => {
+                    self.wait();
+                    self.threads = n;
+                }
+                _ => say(&self.out, &format!("error usage: threads <1-{}>", crate::search::MAX_THREADS)),
             },
             "go" => self.go(rest),
             "fen" => say(&self.out, &self.game.position().to_fen()),
@@ -233,6 +256,7 @@ impl Session {
         let level = self.level;
         let seed = self.game.turns().len() as u64;
         searcher.configure(self.options).expect("the session's options are valid");
+        searcher.threads = if level.is_none() { self.threads } else { 1 };
         let oracle: Option<Arc<dyn Oracle>> = (self.options == FULL_STRENGTH)
             .then(|| tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()) as Arc<dyn Oracle>);
         searcher.set_oracle(oracle);
@@ -287,6 +311,8 @@ pub fn time_for_turn(remaining: u64, inc: u64) -> u64 {
 /// Runs the protocol until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
+    // The engine program (not every session: tests make many) grows its table to six pieces in the background.
+    tablebase::grow_shared(Variant::Tsivy, tablebase::default_dir(), tablebase::ENGINE_PIECES);
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !session.handle(&line) {

@@ -10,7 +10,7 @@ use crate::position::{MAX_STEPS, Position, Step, StepKind, StepList};
 use crate::rules::{DrawRule, Side};
 use crate::turns::Turn;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use web_time::Instant;
 
@@ -172,37 +172,71 @@ fn unpack(v: u32) -> Option<Step> {
 }
 
 /// The transposition table: one entry per slot, replaced when the new result is at least as deep or newer.
+/// Shared by the threads of a parallel search ([`Searcher::threads`]) without locks: a slot is two atomic words,
+/// the key XOR the data and the data, so a slot torn by two writers no longer matches its key and reads as empty.
 struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<[AtomicU64; 2]>,
     mask: usize,
-    enabled: bool,
+}
+
+impl Entry {
+    fn to_bits(self) -> u64 {
+        self.step as u64
+            | (self.score as u16 as u64) << 32
+            | (self.depth as u8 as u64) << 48
+            | (self.bound as u64) << 56
+    }
+
+    fn from_bits(key: u64, d: u64) -> Entry {
+        Entry {
+            key,
+            step: d as u32,
+            score: (d >> 32) as u16 as i16,
+            depth: (d >> 48) as u8 as i8,
+            bound: (d >> 56) as u8,
+        }
+    }
 }
 
 impl Table {
     fn new(megabytes: usize) -> Table {
-        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
+        // 0 MB: a single slot (a cheap stand-in table).
+        let want = ((megabytes << 20) / std::mem::size_of::<[AtomicU64; 2]>()).max(1);
         let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        Table { entries: vec![Entry::default(); n], mask: n - 1, enabled: true }
+        Table { slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), mask: n - 1 }
+    }
+
+    #[inline]
+    fn load(&self, key: u64) -> Entry {
+        let slot = &self.slots[key as usize & self.mask];
+        let (k, d) = (slot[0].load(Ordering::Relaxed), slot[1].load(Ordering::Relaxed));
+        Entry::from_bits(k ^ d, d)
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && e.bound != 0 && self.enabled).then_some(e)
+        let e = self.load(key);
+        (e.key == key && e.bound != 0).then_some(e)
     }
 
     #[inline]
-    fn store(&mut self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
-        let slot = &mut self.entries[key as usize & self.mask];
-        if !self.enabled || slot.key != key && slot.depth as i32 > depth + 2 && slot.bound == EXACT {
+    fn store(&self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
+        let old = self.load(key);
+        if old.key != key && old.depth as i32 > depth + 2 && old.bound == EXACT {
             return;
         }
-        let step = step.map(pack).unwrap_or(if slot.key == key { slot.step } else { 0 });
-        *slot = Entry { key, step, score: score as i16, depth: depth.clamp(-128, 127) as i8, bound };
+        let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
+        let d = Entry { key, step, score: score as i16, depth: depth.clamp(-128, 127) as i8, bound }.to_bits();
+        let slot = &self.slots[key as usize & self.mask];
+        slot[0].store(key ^ d, Ordering::Relaxed);
+        slot[1].store(d, Ordering::Relaxed);
     }
 
-    fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+    fn clear(&self) {
+        for slot in &self.slots {
+            slot[0].store(0, Ordering::Relaxed);
+            slot[1].store(0, Ordering::Relaxed);
+        }
     }
 
     /// Starts loading the slot of `key` into the cache: the probe that follows a few hundred cycles later
@@ -211,7 +245,7 @@ impl Table {
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.entries.as_ptr().wrapping_add(key as usize & self.mask);
+            let p = self.slots.as_ptr().wrapping_add(key as usize & self.mask);
             // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
             unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -229,7 +263,17 @@ pub trait Oracle: Send + Sync {
 
 /// The search engine. Keep one per player: its table and history make later searches faster.
 pub struct Searcher {
-    tt: Table,
+    tt: Arc<Table>,
+    /// Whether the table is used (off only to test the search against plain minimax).
+    tt_enabled: bool,
+    /// Threads of a search with a time or depth limit (Lazy SMP: helpers search the same position, sharing the
+    /// table, and the main thread answers). A node budget always searches on one thread, so that it replays.
+    pub threads: usize,
+    /// The helper threads' searchers, kept from search to search for their history and killers.
+    helpers: Vec<Searcher>,
+    /// A helper that searches only even depths after the first two (so that it runs ahead of the main thread
+    /// instead of repeating its work).
+    skip_odd: bool,
     history: Box<[[[i32; 64]; 64]; 2]>,
     killers: Vec<[Option<Step>; 2]>,
     pv: Vec<Vec<Step>>,
@@ -296,6 +340,9 @@ pub struct Searcher {
 /// (into a capture) decides endgames, and a pass is not a fair lower bound.
 const NULL_MIN_PIECES: u32 = 5;
 
+/// The most threads a search uses ([`Searcher::threads`]).
+pub const MAX_THREADS: usize = 64;
+
 /// The static evaluations a [`Searcher`] can use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalKind {
@@ -323,7 +370,11 @@ impl Searcher {
 
     fn with_table(tt: Table) -> Searcher {
         Searcher {
-            tt,
+            tt: Arc::new(tt),
+            tt_enabled: true,
+            threads: 1,
+            helpers: Vec::new(),
+            skip_odd: false,
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: vec![[None; 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -375,8 +426,8 @@ impl Searcher {
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
     /// `name=value` for `qs-turns`, `threat`,
     /// `capgain`, `spend` (use the whole time budget), `mob`, `exposed`, `contempt`, `qs-floor`, `qs-table`, `lmr`,
-    /// `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1` and `eval` (`full`, `plain`
-    /// or `tuned`). Used by the SPRT tool, the tuner and the protocol.
+    /// `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval`
+    /// (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -445,6 +496,7 @@ impl Searcher {
                 "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
                 "fut" => self.futility = number()?.max(0),
                 "ext1" => self.single_reply = flag()?,
+                "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
                 "eval" => {
                     self.eval = match value {
                         Some("full") => EvalKind::Full,
@@ -483,7 +535,7 @@ impl Searcher {
 
     /// A searcher with a one-entry table: a cheap stand-in while the real one is lent out.
     pub(crate) fn placeholder() -> Searcher {
-        Searcher::with_table(Table { entries: vec![Entry::default(); 1], mask: 0, enabled: true })
+        Searcher::with_table(Table::new(0))
     }
 
     /// The flag that stops a running search at once when set (shared with other threads).
@@ -508,12 +560,13 @@ impl Searcher {
 
     /// Turns the transposition table off or on (for testing the search against plain minimax).
     pub fn set_table_enabled(&mut self, on: bool) {
-        self.tt.enabled = on;
+        self.tt_enabled = on;
     }
 
     /// Forgets everything learnt (for a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.helpers.clear();
         for h in self.history.iter_mut() {
             for row in h.iter_mut() {
                 row.fill(0);
@@ -532,12 +585,88 @@ impl Searcher {
         limits: Limits,
         mut info: impl FnMut(&Info),
     ) -> SearchResult {
+        let helpers = if limits.nodes.is_none() { self.threads.clamp(1, MAX_THREADS) - 1 } else { 0 };
+        if helpers == 0 {
+            return self.search_alone(pos, history, limits, info);
+        }
+        let mut team = std::mem::take(&mut self.helpers);
+        team.truncate(helpers);
+        while team.len() < helpers {
+            team.push(self.helper());
+        }
+        for h in team.iter_mut() {
+            h.copy_options(self);
+            h.stop.store(false, Ordering::Relaxed);
+        }
+        // Helpers look a little further than asked, so that they are still filling the table when the main
+        // thread reaches its last depth; the main thread's answer is the search's.
+        let helper_limits = Limits { depth: limits.depth.map(|d| d + 1), multipv: 1, ..limits };
+        let stops: Vec<Arc<AtomicBool>> = team.iter().map(|h| h.stop.clone()).collect();
+        let (result, helper_nodes) = std::thread::scope(|scope| {
+            let running: Vec<_> = team
+                .iter_mut()
+                .enumerate()
+                .map(|(k, h)| {
+                    h.skip_odd = k % 2 == 1;
+                    scope.spawn(move || h.search_alone(pos, history, helper_limits, |_| {}).nodes)
+                })
+                .collect();
+            let result = self.search_alone(pos, history, limits, &mut info);
+            for stop in &stops {
+                stop.store(true, Ordering::Relaxed);
+            }
+            (result, running.into_iter().map(|r| r.join().unwrap_or(0)).sum::<u64>())
+        });
+        self.helpers = team;
+        SearchResult { nodes: result.nodes + helper_nodes, ..result }
+    }
+
+    /// [`Searcher::search`] on this thread only.
+    fn search_alone(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        mut info: impl FnMut(&Info),
+    ) -> SearchResult {
         let mut run = Run::new(self, pos, history, limits);
         self.advance(&mut run, None, &mut info);
         // A stop request ends this search only: clear it here, not at the start, so that a stop sent before
         // the search got going is not lost.
         self.stop.store(false, Ordering::Relaxed);
         run.result
+    }
+
+    /// A helper of a parallel search: the same table and options, its own history, killers and stop flag.
+    fn helper(&self) -> Searcher {
+        let mut h = Searcher::with_table(Table::new(0));
+        h.tt = self.tt.clone();
+        h.copy_options(self);
+        h
+    }
+
+    /// Takes the search options of `main` (everything [`Searcher::configure`] sets, the oracle and draw rule).
+    fn copy_options(&mut self, main: &Searcher) {
+        self.tt_enabled = main.tt_enabled;
+        self.oracle = main.oracle.clone();
+        self.draw = main.draw;
+        self.qs_floor = main.qs_floor;
+        self.contempt = main.contempt;
+        self.qs_max_turns = main.qs_max_turns;
+        self.qs_table = main.qs_table;
+        self.lmr = main.lmr;
+        self.threat_weight = main.threat_weight;
+        self.eval = main.eval;
+        self.mobility_weight = main.mobility_weight;
+        self.exposed_weight = main.exposed_weight;
+        self.use_partial = main.use_partial;
+        self.capture_gain = main.capture_gain;
+        self.use_killers = main.use_killers;
+        self.use_book = main.use_book;
+        self.null_move = main.null_move;
+        self.null_reduction = main.null_reduction;
+        self.futility = main.futility;
+        self.single_reply = main.single_reply;
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -645,7 +774,7 @@ impl Searcher {
                 now >= d
                     || (!self.use_partial && run.limits.depth.is_none() && (now - run.start) * 3 > (d - run.start) * 2)
             });
-            run.depth += 1;
+            run.depth += 1 + u32::from(self.skip_odd && run.depth >= 2 && run.depth.is_multiple_of(2));
             run.done = forced || out_of_time || run.depth > run.max_depth;
         }
     }
@@ -807,7 +936,7 @@ impl Searcher {
         // steps here but neither answer nor learn.
         let excluding = tply == 0 && !self.excluded.is_empty();
         let mut tt_step = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) {
             tt_step = unpack(e.step);
             if sply > 0 && !excluding && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, tply);
@@ -948,7 +1077,7 @@ impl Searcher {
         } else {
             UPPER
         };
-        if !excluding {
+        if !excluding && self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
         }
         best
@@ -1020,7 +1149,7 @@ impl Searcher {
         // deeper still). An entry found with fewer turns left saw a nearer horizon and must not answer here.
         let qdepth = qs_depth(qturns, self.qs_max_turns);
         let mut tt_step = None;
-        if let Some(e) = self.tt.probe(key).filter(|_| self.qs_table) {
+        if let Some(e) = self.tt.probe(key).filter(|_| self.qs_table && self.tt_enabled) {
             tt_step = unpack(e.step);
             if e.depth as i32 >= qdepth {
                 let s = from_tt(e.score as i32, tply);
@@ -1074,7 +1203,7 @@ impl Searcher {
         } else {
             UPPER
         };
-        if self.qs_table {
+        if self.qs_table && self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), qdepth, bound);
         }
         best
@@ -1374,6 +1503,54 @@ mod tests {
         let r = s.search(&p, &[], Limits::depth(3), |_| {});
         assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A");
         assert_eq!(r.score, WIN - 1, "score {}", score_text(r.score));
+    }
+
+    #[test]
+    fn parallel_search_finds_what_one_thread_finds() {
+        let win = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        let mid = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w").unwrap();
+        let mut one = Searcher::new(4);
+        one.configure("max").unwrap();
+        let mut team = Searcher::new(4);
+        team.configure("max,threads=3").unwrap();
+        assert_eq!(team.threads, 3);
+        let r = team.search(&win, &[], Limits::depth(4), |_| {});
+        assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A");
+        assert_eq!(r.score, WIN - 1);
+        // Helpers store deeper results in the shared table, so a fixed depth may score differently from one
+        // thread alone, but it reaches the same depth with a legal turn, and the helpers' nodes count.
+        for depth in 1..=5 {
+            let alone = one.search(&mid, &[], Limits::depth(depth), |_| {});
+            team.clear();
+            let together = team.search(&mid, &[], Limits::depth(depth), |_| {});
+            assert_eq!(together.depth, alone.depth);
+            assert!(mid.legal_turns().contains(together.best.as_ref().unwrap()));
+            assert_eq!(team.helpers.len(), 2);
+        }
+        // A node budget searches on one thread, so that it replays exactly.
+        team.clear();
+        let a = team.search(&mid, &[], Limits::nodes(20_000), |_| {});
+        team.clear();
+        let b = team.search(&mid, &[], Limits::nodes(20_000), |_| {});
+        assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+        // A time budget keeps every thread busy until it is spent, then answers.
+        let timed = team.search(&mid, &[], Limits::movetime(100), |_| {});
+        assert!(mid.legal_turns().contains(timed.best.as_ref().unwrap()));
+    }
+
+    #[test]
+    fn a_torn_table_slot_reads_as_empty() {
+        let t = Table::new(0);
+        let step = Step { from: 1, to: 2, dir: Direction::from_index(0), kind: StepKind::Paika };
+        t.store(0x1234, Some(step), 77, 5, EXACT);
+        let e = t.probe(0x1234).expect("stored");
+        assert_eq!((unpack(e.step), e.score, e.depth, e.bound), (Some(step), 77, 5, EXACT));
+        assert!(t.probe(0x1235).is_none());
+        // Another thread's data word over this key's: the key no longer matches, so nothing wrong is read.
+        t.slots[0][1].store(Entry { key: 0, step: 0, score: -5, depth: 9, bound: LOWER }.to_bits(), Ordering::Relaxed);
+        assert!(t.probe(0x1234).is_none());
+        t.clear();
+        assert!(t.probe(0).is_none(), "an empty slot matches no key, not even 0");
     }
 
     #[test]

@@ -910,11 +910,16 @@ impl Tablebase {
     ///
     /// # Panics
     /// If `max_pieces` exceeds [`MAX_PIECES`], or (never seen for small tables) a distance exceeds 254 turns.
-    pub fn build(variant: Variant, max_pieces: u32, mut progress: impl FnMut(&str)) -> Tablebase {
+    pub fn build(variant: Variant, max_pieces: u32, progress: impl FnMut(&str)) -> Tablebase {
+        Self::build_on(variant, max_pieces, all_cores(), progress)
+    }
+
+    /// [`Tablebase::build`] on `threads` threads (a background build leaves the other cores to the search).
+    pub fn build_on(variant: Variant, max_pieces: u32, threads: usize, mut progress: impl FnMut(&str)) -> Tablebase {
         let started = Instant::now();
         let ix = Indexer::new(variant, max_pieces);
         let mut data = vec![0u8; ix.total];
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let threads = threads.clamp(1, 8);
         for t in 0..=max_pieces {
             let start = ix.offset(0, t);
             let (lower, upper) = data.split_at_mut(start);
@@ -1124,6 +1129,17 @@ impl Tablebase {
         dir: impl AsRef<Path>,
         variant: Variant,
         max_pieces: u32,
+        progress: impl FnMut(&str),
+    ) -> Result<Tablebase, TbError> {
+        Self::load_or_build_on(dir, variant, max_pieces, all_cores(), progress)
+    }
+
+    /// [`Tablebase::load_or_build`], building on `threads` threads.
+    pub fn load_or_build_on(
+        dir: impl AsRef<Path>,
+        variant: Variant,
+        max_pieces: u32,
+        threads: usize,
         mut progress: impl FnMut(&str),
     ) -> Result<Tablebase, TbError> {
         if max_pieces > MAX_PIECES {
@@ -1139,7 +1155,7 @@ impl Tablebase {
                 Err(e) => progress(&format!("tablebase {} not usable ({e}); rebuilding", path.display())),
             }
         }
-        let tb = Self::build(variant, max_pieces, &mut progress);
+        let tb = Self::build_on(variant, max_pieces, threads, &mut progress);
         // Write to a temporary name and rename, so that a crash never leaves a half-written table under the name.
         let tmp: PathBuf = path.with_extension(format!("tmp{}", std::process::id()));
         let saved = fs::create_dir_all(dir.as_ref())
@@ -1217,10 +1233,50 @@ fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: 
             // A folder that cannot be written still gets the table for this run.
             let tb = Tablebase::load_or_build(&dir, variant, BACKGROUND_PIECES, |_| {})
                 .unwrap_or_else(|_| Tablebase::build(variant, BACKGROUND_PIECES, |_| {}));
-            *shared.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(tb));
+            offer(shared, tb);
         });
     }
     quick
+}
+
+/// The cores of this machine (at least one).
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Shares `tb` through `slot` unless the slot already holds a table at least as large (two background builds
+/// may finish in either order).
+fn offer(slot: &Mutex<Option<Arc<Tablebase>>>, tb: Tablebase) {
+    let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if slot.as_ref().is_none_or(|old| old.max_pieces() < tb.max_pieces()) {
+        *slot = Some(Arc::new(tb));
+    }
+}
+
+/// The table the protocol engine (`fanorona-cli engine`) grows to in the background: full strength then plays
+/// every endgame of up to six pieces perfectly, from the first start that finds no cached table a few minutes
+/// after it starts (all cores but one, so that a search keeps a core: 169 CPU-seconds and 0.7 GB at the peak on
+/// the development machine, a 563 MB file in the cache folder), and at once from the next.
+pub const ENGINE_PIECES: u32 = 6;
+
+/// [`shared`], then, on a thread of its own, the shared table of `variant` brought up to `pieces` pieces: loaded
+/// from `dir` when it is cached there, else built and saved there. Searches meanwhile use the smaller tables and
+/// nothing waits for the build. Without a cache folder, or with `FANORONA_TB_PIECES` set to fewer pieces, it
+/// stops at what [`shared`] gives. Returns the thread, which a caller may leave running.
+pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::thread::JoinHandle<()> {
+    let pieces = std::env::var("FANORONA_TB_PIECES")
+        .ok()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .map_or(pieces, |cap| pieces.min(cap))
+        .min(SHARED_MAX_PIECES);
+    std::thread::spawn(move || {
+        let current = shared(variant, dir.as_deref()).max_pieces();
+        let Some(dir) = dir.filter(|_| current < pieces && pieces > BACKGROUND_PIECES) else { return };
+        let threads = all_cores().saturating_sub(1).max(1);
+        if let Ok(tb) = Tablebase::load_or_build_on(&dir, variant, pieces, threads, |_| {}) {
+            offer(shared_slot(variant), tb);
+        }
+    })
 }
 
 /// The most pieces of the table [`shared`] holds now for `variant` (None before its first use, and while that
@@ -1277,6 +1333,16 @@ mod tests {
         static FRESH: Mutex<Option<Arc<Tablebase>>> = Mutex::new(None);
         assert_eq!(share(&FRESH, variant, Some(&dir)).max_pieces(), BACKGROUND_PIECES);
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_shared_table_is_only_replaced_by_a_larger_one() {
+        static SLOT: Mutex<Option<Arc<Tablebase>>> = Mutex::new(None);
+        offer(&SLOT, Tablebase::build(Variant::Dimy, 3, quiet));
+        offer(&SLOT, Tablebase::build(Variant::Dimy, 2, quiet));
+        assert_eq!(SLOT.lock().unwrap().as_ref().unwrap().max_pieces(), 3);
+        offer(&SLOT, Tablebase::build(Variant::Dimy, 4, quiet));
+        assert_eq!(SLOT.lock().unwrap().as_ref().unwrap().max_pieces(), 4);
     }
 
     fn quiet(_: &str) {}

@@ -279,3 +279,25 @@ fn protocol_full_strength_opens_from_the_book_but_searches_when_asked_for_depth(
     assert!(after_ready.iter().any(|l| l.starts_with("info depth")), "{text}");
     assert_eq!(lines.iter().filter(|l| l.starts_with("info string book")).count(), 1, "{text}");
 }
+
+#[test]
+fn protocol_searches_on_the_threads_it_is_given() {
+    let fen = "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW b";
+    let text = session_output(&[
+        "threads 0",
+        "threads lots",
+        "threads 2",
+        &format!("position fen {fen}"),
+        "go movetime 300",
+        "isready",
+        "threads 1",
+        "go depth 3",
+    ]);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("error usage: threads")).collect();
+    assert_eq!(errors.len(), 2, "{text}");
+    let pos: Position = fen.parse().unwrap();
+    let bests: Vec<fanorona_engine::Turn> =
+        text.lines().filter_map(|l| l.strip_prefix("bestmove ")).map(|t| t.parse().unwrap()).collect();
+    assert_eq!(bests.len(), 2, "{text}");
+    assert!(bests.iter().all(|t| pos.legal_turns().contains(t)), "{text}");
+}
