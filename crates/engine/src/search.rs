@@ -938,7 +938,10 @@ impl Searcher {
         let mut tt_step = None;
         if let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) {
             tt_step = unpack(e.step);
-            if sply > 0 && !excluding && e.depth as i32 >= depth {
+            // Within the root turn the table orders steps but never answers: its answer carries no line, and
+            // the root's line must hold the whole first turn (a cut there would answer the relay's first steps
+            // as if the turn stopped, giving up the rest).
+            if tply > 0 && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, tply);
                 match e.bound {
                     EXACT => return s,
@@ -1503,6 +1506,21 @@ mod tests {
         let r = s.search(&p, &[], Limits::depth(3), |_| {});
         assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A");
         assert_eq!(r.score, WIN - 1, "score {}", score_text(r.score));
+    }
+
+    #[test]
+    fn the_answer_is_a_whole_turn_even_when_the_table_knows_the_relay() {
+        // A deeper search leaves the position after a1-b2A (mid-relay) in the table; a later, shallower search
+        // must still answer the whole relay, not the first step of it (which would stop the relay and give up
+        // the win: the table's answer for the child carries no line of steps).
+        let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
+        let mut s = Searcher::new(1);
+        s.search(&p, &[], Limits::depth(4), |_| {});
+        for depth in 1..=3 {
+            let r = s.search(&p, &[], Limits::depth(depth), |_| {});
+            assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A", "depth {depth}");
+            assert_eq!(r.score, WIN - 1);
+        }
     }
 
     #[test]
