@@ -386,10 +386,20 @@ fn engine_verdict(searcher: &mut Searcher, pos: &Position, answer: &Turn, depth:
     Some(needed)
 }
 
+/// The searcher that makes and confirms the tactics: the full search with a material evaluation (no mobility
+/// term). A tactic's point is material (the biggest relay, the one turn that saves the pieces), and a positional
+/// term would blur the margin by which its answer must stand out; the playing engine's mobility term came after
+/// the puzzles and would fail 31 of them on margin alone.
+fn puzzle_searcher(tt_megabytes: usize) -> Searcher {
+    let mut s = Searcher::new(tt_megabytes);
+    s.configure("mob=0").expect("a valid option");
+    s
+}
+
 /// Whether the engine, searching `depth` turns with two lines, ranks the puzzle's first solver turn first by at
 /// least `margin` (tactical kinds only; `win-in-N` puzzles are checked with [`verify_win`]).
 pub fn engine_agrees(puzzle: &Puzzle, depth: u32, margin: i32) -> bool {
-    let mut s = Searcher::new(4);
+    let mut s = puzzle_searcher(4);
     let r = s.search(&puzzle.position, &[], Limits::depth(depth).with_multipv(2), |_| {});
     match (r.lines.first(), r.lines.get(1)) {
         (Some(a), Some(b)) => a.pv[0] == puzzle.solution[0] && a.score - b.score >= margin,
@@ -474,7 +484,7 @@ pub fn generate(quota: Quota, seed: u64, mut progress: impl FnMut(&str)) -> Vec<
     }
     progress(&format!("{}: {wins} win-in-N puzzles from {tries} random endgames", quota.variant));
 
-    let mut searcher = Searcher::new(8);
+    let mut searcher = puzzle_searcher(8);
     let (mut relay, mut save, mut choice) = (0, 0, 0);
     let mut games = 0;
     while (relay < quota.relay || save < quota.save || choice < quota.choice) && games < 5_000 {
