@@ -17,7 +17,7 @@ use crate::geometry::Variant;
 use crate::levels::Level;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Info, Limits, Oracle, Searcher, evaluate, score_text};
+use crate::search::{Info, Limits, Oracle, Searcher, full_evaluate, score_text};
 use crate::tablebase;
 use crate::turns::Turn;
 use std::io::{BufRead, Write};
@@ -181,7 +181,10 @@ impl Session {
             "eval" => {
                 self.wait();
                 let p = *self.game.position();
-                say(&self.out, &format!("eval {} ({})", protocol_score(evaluate(&p)), score_text(evaluate(&p))));
+                say(
+                    &self.out,
+                    &format!("eval {} ({})", protocol_score(full_evaluate(&p)), score_text(full_evaluate(&p))),
+                );
             }
             "level" => match rest.parse::<u8>().ok().and_then(Level::from_number) {
                 Some(l) => self.level = Some(l),

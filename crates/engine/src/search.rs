@@ -1434,7 +1434,14 @@ pub fn steps_to_turns(pos: &Position, steps: &[Step]) -> Vec<Turn> {
     turns
 }
 
-/// Static evaluation from the side to move's point of view, in hundredths of a piece.
+/// The full strength searcher's static evaluation: [`evaluate`] plus [`MOBILITY_WEIGHT`] per paika step more
+/// than the opponent, from the side to move's point of view, in hundredths of a piece.
+pub fn full_evaluate(pos: &Position) -> i32 {
+    evaluate(pos) + MOBILITY_WEIGHT * pos.mobility()
+}
+
+/// Static evaluation without mobility from the side to move's point of view, in hundredths of a piece:
+/// material, strong points, the lead bonus of small endgames and the move.
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.side_to_move();
     let own = pos.pieces(me);
@@ -1648,11 +1655,6 @@ mod tests {
             .unwrap()
     }
 
-    /// The full strength searcher's static score: [`evaluate`] and mobility.
-    fn full_eval(pos: &Position) -> i32 {
-        evaluate(pos) + MOBILITY_WEIGHT * pos.mobility()
-    }
-
     fn quiescence(pos: &Position, tply: i32, qturns: u32) -> i32 {
         let mut floor = -INF;
         if !pos.in_relay() {
@@ -1663,10 +1665,10 @@ mod tests {
                 return if pos.count_paika() == 0 {
                     -WIN + tply
                 } else {
-                    full_eval(pos) - THREAT_WEIGHT * pos.threat() as i32
+                    full_evaluate(pos) - THREAT_WEIGHT * pos.threat() as i32
                 };
             }
-            floor = full_eval(pos);
+            floor = full_evaluate(pos);
             if qturns >= QS_MAX_TURNS {
                 return floor;
             }
