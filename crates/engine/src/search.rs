@@ -306,6 +306,9 @@ pub struct Searcher {
     pub mobility_weight: i32,
     /// Penalty per piece of the side to move that the opponent could take ([`Position::exposed`]) at a quiet leaf.
     pub exposed_weight: i32,
+    /// Weight of a piece on a strong point in the full evaluation beyond [`evaluate`]'s own (experimental:
+    /// option `strong=N` sets the whole weight to N).
+    pub strong_extra: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
@@ -344,6 +347,9 @@ const NULL_MIN_PIECES: u32 = 5;
 /// (STRENGTH.md, 2026-11-25: 4 against none +75 Elo [+34, +118] at 60,000 nodes a turn and +80 [+38, +124] at
 /// 40 ms; 8 against 4 +16 [+4, +28]; 16 against 8 −17 [−44, +9]).
 pub const MOBILITY_WEIGHT: i32 = 8;
+
+/// Worth of a piece on a strong point in [`evaluate`], hundredths of a piece.
+pub const STRONG_WEIGHT: i32 = 4;
 
 /// The most threads a search uses ([`Searcher::threads`]).
 pub const MAX_THREADS: usize = 64;
@@ -410,6 +416,7 @@ impl Searcher {
             use_partial: false,
             mobility_weight: MOBILITY_WEIGHT,
             exposed_weight: 0,
+            strong_extra: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
@@ -458,6 +465,7 @@ impl Searcher {
                     self.use_partial = fresh.use_partial;
                     self.mobility_weight = fresh.mobility_weight;
                     self.exposed_weight = fresh.exposed_weight;
+                    self.strong_extra = fresh.strong_extra;
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
@@ -490,6 +498,7 @@ impl Searcher {
                 "spend" => self.use_partial = flag()?,
                 "mob" => self.mobility_weight = number()?,
                 "exposed" => self.exposed_weight = number()?,
+                "strong" => self.strong_extra = number()? - STRONG_WEIGHT,
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -531,8 +540,19 @@ impl Searcher {
     #[inline]
     fn static_eval(&self, pos: &Position) -> i32 {
         match self.eval {
-            EvalKind::Full if self.mobility_weight != 0 => evaluate(pos) + self.mobility_weight * pos.mobility(),
-            EvalKind::Full => evaluate(pos),
+            EvalKind::Full => {
+                let mut score = evaluate(pos);
+                if self.mobility_weight != 0 {
+                    score += self.mobility_weight * pos.mobility();
+                }
+                if self.strong_extra != 0 {
+                    let strong = pos.geometry().strong;
+                    let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
+                    score +=
+                        self.strong_extra * ((own & strong).count_ones() as i32 - (opp & strong).count_ones() as i32);
+                }
+                score
+            }
             EvalKind::Plain => plain_evaluate(pos),
             EvalKind::Tuned => crate::tune::tuned_evaluate(pos),
         }
@@ -664,6 +684,7 @@ impl Searcher {
         self.eval = main.eval;
         self.mobility_weight = main.mobility_weight;
         self.exposed_weight = main.exposed_weight;
+        self.strong_extra = main.strong_extra;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
         self.use_killers = main.use_killers;
@@ -1450,7 +1471,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     let mut score = (n_own - n_opp) * PIECE;
     let g = pos.geometry();
     // Strong points have up to eight lines: more ways to capture and to escape.
-    score += 4 * ((own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32);
+    score += STRONG_WEIGHT * ((own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32);
     // With few pieces left, a material lead is worth more (it converts), and the weaker side's freedom matters.
     let total = n_own + n_opp;
     if total <= 12 && n_own != n_opp {
