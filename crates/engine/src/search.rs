@@ -436,10 +436,10 @@ impl Searcher {
     /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
-    /// `name=value` for `qs-turns`, `threat`,
-    /// `capgain`, `spend` (use the whole time budget), `mob`, `exposed`, `contempt`, `qs-floor`, `qs-table`, `lmr`,
-    /// `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval`
-    /// (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
+    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `exposed`,
+    /// `strong`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut`
+    /// (futility margin), `ext1`, `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`). Used by the SPRT
+    /// tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
