@@ -3,13 +3,14 @@
 //! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
 //! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]`, any of them with
 //! `multipv <n>` (answered by `info depth D seldepth S multipv K score …` lines, one per line K of each depth, best
-//! first, and `bestmove <TURN>`), `stop`, `eval`,
-//! `isready` (→ `readyok`, once the endgame table is loaded), `level <1-5>` (play at a level instead of full strength), `level max` (full strength),
-//! `level baseline` (the plain reference player of strength tests), `threads <n>` (threads of the full-strength
-//! and baseline searches; default [`default_threads`]), `quit`. Full strength plays endgames of up to
-//! five or six pieces from the tablebase (the largest cached table, else four pieces built in memory), as Master does,
-//! and opens from the opening book (`info string book <TURN> score cp <n>`, then `bestmove` at once) except for
-//! `go depth`, `multipv` and `go infinite`, which ask for a search.
+//! first, and `bestmove <TURN>`), `stop`, `eval`, `isready` (→ `readyok`, once the endgame table is loaded),
+//! `level <1-5>` (play at a level instead of full strength), `level max` (full strength), `level baseline` (the
+//! plain reference player of strength tests), `threads <n>` (threads of the full-strength and baseline searches;
+//! default [`default_threads`]), `quit`. Full strength plays endgames of up to six pieces perfectly from the
+//! tablebase (the largest cached table, else four pieces built in memory; the engine program grows it to six
+//! pieces in the background, [`tablebase::grow_shared`]), and opens from the opening book (`info string book
+//! <TURN> score cp <n>`, then `bestmove` at once) except for `go depth`, `multipv` and `go infinite`, which ask
+//! for a search.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 
 use crate::game::Game;

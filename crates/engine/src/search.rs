@@ -309,6 +309,9 @@ pub struct Searcher {
     /// Weight of a piece on a strong point in the full evaluation beyond [`evaluate`]'s own (experimental:
     /// option `strong=N` sets the whole weight to N).
     pub strong_extra: i32,
+    /// Extra mobility weight as the board empties (experimental, option `mobend=N`): up to N more hundredths of a
+    /// piece per paika step, in proportion to the pieces captured so far.
+    pub mobility_endgame: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
@@ -417,6 +420,7 @@ impl Searcher {
             mobility_weight: MOBILITY_WEIGHT,
             exposed_weight: 0,
             strong_extra: 0,
+            mobility_endgame: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
@@ -436,10 +440,10 @@ impl Searcher {
     /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
-    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `exposed`,
-    /// `strong`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut`
-    /// (futility margin), `ext1`, `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`). Used by the SPRT
-    /// tool, the tuner and the protocol.
+    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
+    /// `exposed`, `strong`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move
+    /// reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`).
+    /// Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -466,6 +470,7 @@ impl Searcher {
                     self.mobility_weight = fresh.mobility_weight;
                     self.exposed_weight = fresh.exposed_weight;
                     self.strong_extra = fresh.strong_extra;
+                    self.mobility_endgame = fresh.mobility_endgame;
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
@@ -499,6 +504,7 @@ impl Searcher {
                 "mob" => self.mobility_weight = number()?,
                 "exposed" => self.exposed_weight = number()?,
                 "strong" => self.strong_extra = number()? - STRONG_WEIGHT,
+                "mobend" => self.mobility_endgame = number()?,
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -542,8 +548,11 @@ impl Searcher {
         match self.eval {
             EvalKind::Full => {
                 let mut score = evaluate(pos);
-                if self.mobility_weight != 0 {
-                    score += self.mobility_weight * pos.mobility();
+                if self.mobility_weight != 0 || self.mobility_endgame != 0 {
+                    let start = 2 * pos.variant().start_pieces() as i32;
+                    let gone = start - (pos.count(Side::White) + pos.count(Side::Black)) as i32;
+                    let weight = self.mobility_weight + self.mobility_endgame * gone / start.max(1);
+                    score += weight * pos.mobility();
                 }
                 if self.strong_extra != 0 {
                     let strong = pos.geometry().strong;
@@ -685,6 +694,7 @@ impl Searcher {
         self.mobility_weight = main.mobility_weight;
         self.exposed_weight = main.exposed_weight;
         self.strong_extra = main.strong_extra;
+        self.mobility_endgame = main.mobility_endgame;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
         self.use_killers = main.use_killers;
@@ -1816,6 +1826,17 @@ mod tests {
         );
         s.configure("baseline").unwrap();
         assert_eq!((s.null_move, s.futility), (false, 0));
+        s.configure("max,strong=12,mobend=8,threads=2").unwrap();
+        assert_eq!((s.mobility_weight, s.strong_extra, s.mobility_endgame, s.threads), (MOBILITY_WEIGHT, 8, 8, 2));
+        s.configure("max,threads=0").unwrap();
+        assert_eq!((s.strong_extra, s.mobility_endgame, s.threads), (0, 0, 1));
+        assert!(s.configure("mobend=lots").is_err());
+        // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
+        let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
+        let plain = Searcher::new(0).static_eval(&p);
+        let mut strong = Searcher::new(0);
+        strong.configure("strong=10").unwrap();
+        assert_eq!(strong.static_eval(&p), plain + (10 - STRONG_WEIGHT));
     }
 
     #[test]
