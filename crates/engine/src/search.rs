@@ -312,6 +312,11 @@ pub struct Searcher {
     /// Extra mobility weight as the board empties (experimental, option `mobend=N`): up to N more hundredths of a
     /// piece per paika step, in proportion to the pieces captured so far.
     pub mobility_endgame: i32,
+    /// Experimental trade-down term (options `lead=W`, `lead-from=T`): with at most T pieces on the board, W
+    /// hundredths of a piece per piece of material lead for every piece fewer than T, on top of [`evaluate`]'s.
+    pub lead_weight: i32,
+    /// The piece count from which [`Searcher::lead_weight`] counts.
+    pub lead_from: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
@@ -421,6 +426,8 @@ impl Searcher {
             exposed_weight: 0,
             strong_extra: 0,
             mobility_endgame: 0,
+            lead_weight: 0,
+            lead_from: 24,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
@@ -441,9 +448,9 @@ impl Searcher {
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
-    /// `exposed`, `strong`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move
-    /// reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`).
-    /// Used by the SPRT tool, the tuner and the protocol.
+    /// `exposed`, `strong`, `lead`, `lead-from`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`,
+    /// `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval` (`full`,
+    /// `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -471,6 +478,8 @@ impl Searcher {
                     self.exposed_weight = fresh.exposed_weight;
                     self.strong_extra = fresh.strong_extra;
                     self.mobility_endgame = fresh.mobility_endgame;
+                    self.lead_weight = fresh.lead_weight;
+                    self.lead_from = fresh.lead_from;
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
@@ -505,6 +514,8 @@ impl Searcher {
                 "exposed" => self.exposed_weight = number()?,
                 "strong" => self.strong_extra = number()? - STRONG_WEIGHT,
                 "mobend" => self.mobility_endgame = number()?,
+                "lead" => self.lead_weight = number()?,
+                "lead-from" => self.lead_from = number()?,
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -553,6 +564,11 @@ impl Searcher {
                     let gone = start - (pos.count(Side::White) + pos.count(Side::Black)) as i32;
                     let weight = self.mobility_weight + self.mobility_endgame * gone / start.max(1);
                     score += weight * pos.mobility();
+                }
+                if self.lead_weight != 0 {
+                    let (own, opp) =
+                        (pos.count(pos.side_to_move()) as i32, pos.count(pos.side_to_move().opponent()) as i32);
+                    score += (own - opp) * (self.lead_from - own - opp).max(0) * self.lead_weight;
                 }
                 if self.strong_extra != 0 {
                     let strong = pos.geometry().strong;
@@ -695,6 +711,8 @@ impl Searcher {
         self.exposed_weight = main.exposed_weight;
         self.strong_extra = main.strong_extra;
         self.mobility_endgame = main.mobility_endgame;
+        self.lead_weight = main.lead_weight;
+        self.lead_from = main.lead_from;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
         self.use_killers = main.use_killers;

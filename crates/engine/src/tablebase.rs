@@ -1239,6 +1239,12 @@ fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: 
     quick
 }
 
+/// The pieces [`grow_shared`] builds up to when asked for `pieces` with `FANORONA_TB_PIECES` set to `cap`: the
+/// smaller of the two (a cap that is not a number is ignored), never more than [`SHARED_MAX_PIECES`].
+fn grown_pieces(pieces: u32, cap: Option<&str>) -> u32 {
+    cap.and_then(|v| v.trim().parse::<u32>().ok()).map_or(pieces, |cap| pieces.min(cap)).min(SHARED_MAX_PIECES)
+}
+
 /// The cores of this machine (at least one).
 fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -1264,11 +1270,7 @@ pub const ENGINE_PIECES: u32 = 6;
 /// nothing waits for the build. Without a cache folder, or with `FANORONA_TB_PIECES` set to fewer pieces, it
 /// stops at what [`shared`] gives. Returns the thread, which a caller may leave running.
 pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::thread::JoinHandle<()> {
-    let pieces = std::env::var("FANORONA_TB_PIECES")
-        .ok()
-        .and_then(|v| v.trim().parse::<u32>().ok())
-        .map_or(pieces, |cap| pieces.min(cap))
-        .min(SHARED_MAX_PIECES);
+    let pieces = grown_pieces(pieces, std::env::var("FANORONA_TB_PIECES").ok().as_deref());
     std::thread::spawn(move || {
         let current = shared(variant, dir.as_deref()).max_pieces();
         let Some(dir) = dir.filter(|_| current < pieces && pieces > BACKGROUND_PIECES) else { return };
@@ -1333,6 +1335,15 @@ mod tests {
         static FRESH: Mutex<Option<Arc<Tablebase>>> = Mutex::new(None);
         assert_eq!(share(&FRESH, variant, Some(&dir)).max_pieces(), BACKGROUND_PIECES);
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_engine_grows_its_table_as_far_as_it_is_allowed() {
+        assert_eq!(grown_pieces(ENGINE_PIECES, None), 6);
+        assert_eq!(grown_pieces(ENGINE_PIECES, Some("5")), 5);
+        assert_eq!(grown_pieces(ENGINE_PIECES, Some(" 4 ")), 4);
+        assert_eq!(grown_pieces(ENGINE_PIECES, Some("many")), 6);
+        assert_eq!(grown_pieces(9, None), SHARED_MAX_PIECES);
     }
 
     #[test]
