@@ -1261,8 +1261,8 @@ fn offer(slot: &Mutex<Option<Arc<Tablebase>>>, tb: Tablebase) {
 
 /// The table the protocol engine (`fanorona-cli engine`) grows to in the background: full strength then plays
 /// every endgame of up to six pieces perfectly, from the first start that finds no cached table a few minutes
-/// after it starts (all cores but one, so that a search keeps a core: 169 CPU-seconds and 0.7 GB at the peak on
-/// the development machine, a 563 MB file in the cache folder), and at once from the next.
+/// after it starts (all cores but one, so that a search keeps a core: 108 s, 88 CPU-seconds and 658 MB at the peak
+/// on the 2-core development machine, a 563 MB file in the cache folder), and at once from the next.
 pub const ENGINE_PIECES: u32 = 6;
 
 /// [`shared`], then, on a thread of its own, the shared table of `variant` brought up to `pieces` pieces: loaded
