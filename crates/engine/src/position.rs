@@ -522,6 +522,16 @@ impl Position {
         paika_into(self.geometry(), own, opp, out);
     }
 
+    /// How many pieces of each side (side to move first) have no empty point to step to: pieces that cannot
+    /// move are the ones an opponent can trap and take.
+    pub fn immobile(&self) -> (u32, u32) {
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        let movable = (0..8).fold(0u64, |acc, d| acc | g.shift(empty, (d + 4) & 7));
+        ((own & !movable).count_ones(), (opp & !movable).count_ones())
+    }
+
     /// Number of paika steps available (for bulk counting).
     #[inline]
     pub fn count_paika(&self) -> u32 {
@@ -1189,6 +1199,19 @@ mod tests {
 
     fn pt(s: &str) -> u8 {
         parse_point(s).unwrap()
+    }
+
+    #[test]
+    fn immobile_pieces_have_no_empty_neighbour_on_their_lines() {
+        // White a1 is hemmed in by a2, b1 and b2 (a1 is strong, so b2 is on its diagonal); every Black piece can
+        // step somewhere. b1 is weak: White on b1 with a1, c1 and b2 taken would be stuck too, c2 being off its lines.
+        let p: Position = "9/9/9/BB7/WB7 w".parse().unwrap();
+        assert_eq!(p.immobile(), (1, 0));
+        let q: Position = "9/9/9/1B7/BWB6 b".parse().unwrap();
+        assert_eq!(q.immobile(), (0, 1));
+        // At the start only the four pieces of each side around the empty centre e3 can move (d3, e2, d2 and f2
+        // for White; f3, e4, d4 and f4 for Black).
+        assert_eq!(Position::start(&Rules::default()).immobile(), (18, 18));
     }
 
     #[test]

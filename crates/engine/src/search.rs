@@ -317,6 +317,9 @@ pub struct Searcher {
     pub lead_weight: i32,
     /// The piece count from which [`Searcher::lead_weight`] counts.
     pub lead_from: i32,
+    /// Experimental (option `immobile=N`): N hundredths of a piece against each piece of the side to move that
+    /// cannot step anywhere, and for each such piece of the opponent ([`Position::immobile`]).
+    pub immobile_weight: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
@@ -428,6 +431,7 @@ impl Searcher {
             mobility_endgame: 0,
             lead_weight: 0,
             lead_from: 24,
+            immobile_weight: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
@@ -448,9 +452,9 @@ impl Searcher {
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
-    /// `exposed`, `strong`, `lead`, `lead-from`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`,
-    /// `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval` (`full`,
-    /// `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
+    /// `exposed`, `strong`, `lead`, `lead-from`, `immobile`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`,
+    /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval`
+    /// (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -480,6 +484,7 @@ impl Searcher {
                     self.mobility_endgame = fresh.mobility_endgame;
                     self.lead_weight = fresh.lead_weight;
                     self.lead_from = fresh.lead_from;
+                    self.immobile_weight = fresh.immobile_weight;
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
@@ -516,6 +521,7 @@ impl Searcher {
                 "mobend" => self.mobility_endgame = number()?,
                 "lead" => self.lead_weight = number()?,
                 "lead-from" => self.lead_from = number()?,
+                "immobile" => self.immobile_weight = number()?,
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -569,6 +575,10 @@ impl Searcher {
                     let (own, opp) =
                         (pos.count(pos.side_to_move()) as i32, pos.count(pos.side_to_move().opponent()) as i32);
                     score += (own - opp) * (self.lead_from - own - opp).max(0) * self.lead_weight;
+                }
+                if self.immobile_weight != 0 {
+                    let (own, opp) = pos.immobile();
+                    score += self.immobile_weight * (opp as i32 - own as i32);
                 }
                 if self.strong_extra != 0 {
                     let strong = pos.geometry().strong;
@@ -713,6 +723,7 @@ impl Searcher {
         self.mobility_endgame = main.mobility_endgame;
         self.lead_weight = main.lead_weight;
         self.lead_from = main.lead_from;
+        self.immobile_weight = main.immobile_weight;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
         self.use_killers = main.use_killers;
