@@ -565,11 +565,13 @@ impl Searcher {
         match self.eval {
             EvalKind::Full => {
                 let mut score = evaluate(pos);
-                if self.mobility_weight != 0 || self.mobility_endgame != 0 {
+                if self.mobility_weight != 0 {
+                    score += self.mobility_weight * pos.mobility();
+                }
+                if self.mobility_endgame != 0 {
                     let start = 2 * pos.variant().start_pieces() as i32;
                     let gone = start - (pos.count(Side::White) + pos.count(Side::Black)) as i32;
-                    let weight = self.mobility_weight + self.mobility_endgame * gone / start.max(1);
-                    score += weight * pos.mobility();
+                    score += self.mobility_endgame * gone / start.max(1) * pos.mobility();
                 }
                 if self.lead_weight != 0 {
                     let (own, opp) =
