@@ -26,7 +26,7 @@ pub const PLAY_MARGIN: i32 = 10;
 /// [`PLAY_MARGIN`] of the best, drawn with a generator seeded by `seed` and the position (the protocol seeds it
 /// from the clock, so that games vary; a match seeds it per game, so that it can be replayed).
 pub fn play(pos: &Position, seed: u64) -> Option<Turn> {
-    OpeningBook::builtin().choose(pos, &mut rand::rngs::SmallRng::seed_from_u64(seed ^ pos.hash()))
+    OpeningBook::builtin().play(pos, seed)
 }
 
 /// One scored turn of a book position.
@@ -106,6 +106,11 @@ impl OpeningBook {
             return None;
         }
         self.entries.get(&pos.to_fen()).map(Vec::as_slice)
+    }
+
+    /// [`play`] from this book.
+    pub fn play(&self, pos: &Position, seed: u64) -> Option<Turn> {
+        self.choose(pos, &mut rand::rngs::SmallRng::seed_from_u64(seed ^ pos.hash()))
     }
 
     /// A turn for `pos` from the book: one of those within [`PLAY_MARGIN`] of the best, drawn with `rng`.
@@ -309,6 +314,31 @@ BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w | d2-e3A = 20; f2-e3A = 15; 
             let e = OpeningBook::parse(&text).unwrap_err();
             assert!(e.to_string().contains(expected), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn a_searcher_opens_from_a_book_file_and_refuses_a_damaged_one() {
+        let dir = std::env::temp_dir().join(format!("fanorona-bookfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let start = Position::start(&Rules::default());
+        let good = dir.join("good.txt");
+        std::fs::write(&good, format!("{} | f2-e3A = 7\n", start.to_fen())).unwrap();
+        let mut s = Searcher::new(1);
+        s.configure(&format!("max,bookfile={}", good.display())).unwrap();
+        let book = s.opening_book().unwrap();
+        assert_eq!(book.len(), 1);
+        assert_eq!(book.play(&start, 3).unwrap().to_string(), "f2-e3A");
+        assert!(s.configure("nobook").is_ok() && s.opening_book().is_none());
+        // `max` goes back to the built-in book.
+        s.configure("max").unwrap();
+        assert_eq!(s.opening_book().unwrap().len(), OpeningBook::builtin().len());
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, format!("{} | a1-a2 = 7\n", start.to_fen())).unwrap();
+        let e = s.configure(&format!("bookfile={}", bad.display())).unwrap_err();
+        assert!(e.contains("illegal"), "{e}");
+        assert!(s.configure(&format!("bookfile={}", dir.join("missing.txt").display())).is_err());
+        assert!(s.configure("bookfile").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -230,9 +230,7 @@ impl Thinking {
         };
         searcher.set_oracle(oracle);
         let mut rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
-        let book = (level == Level::Master && searcher.uses_book())
-            .then(|| crate::book::OpeningBook::builtin().choose(pos, &mut rng))
-            .flatten();
+        let book = searcher.opening_book().filter(|_| level == Level::Master).and_then(|b| b.choose(pos, &mut rng));
         let phase = if let Some(turn) = book {
             Phase::Done { searcher, turn: Some(turn) }
         } else if spec.noise == 0 {

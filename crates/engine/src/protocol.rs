@@ -266,13 +266,11 @@ impl Session {
         searcher.set_oracle(oracle);
         // Full strength opens from the book, at once, unless asked for a fixed depth, several lines or an endless
         // search (analysis, where a search's lines are the point).
-        let from_book =
-            level.is_none() && searcher.uses_book() && limits.depth.is_none() && limits.multipv == 1 && !infinite;
-        if let Some(turn) = from_book.then(|| crate::book::play(&pos, book_seed())).flatten() {
-            let score = crate::book::OpeningBook::builtin()
-                .moves(&pos)
-                .and_then(|m| m.iter().find(|m| m.turn == turn))
-                .map_or(0, |m| m.score);
+        let book = searcher
+            .opening_book()
+            .filter(|_| level.is_none() && limits.depth.is_none() && limits.multipv == 1 && !infinite);
+        if let Some((book, turn)) = book.and_then(|b| b.play(&pos, book_seed()).map(|t| (b, t))) {
+            let score = book.moves(&pos).and_then(|m| m.iter().find(|m| m.turn == turn)).map_or(0, |m| m.score);
             say(&self.out, &format!("info string book {turn} score cp {score}"));
             say(&self.out, &format!("bestmove {turn}"));
             self.searcher = Some(searcher);

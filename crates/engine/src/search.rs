@@ -203,7 +203,11 @@ impl Table {
         // 0 MB: a single slot (a cheap stand-in table).
         let want = ((megabytes << 20) / std::mem::size_of::<[AtomicU64; 2]>()).max(1);
         let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        Table { slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), mask: n - 1 }
+        let mut slots = Vec::with_capacity(n);
+        advise_huge_pages(slots.as_ptr(), n);
+        // Written after the advice: the first touch of each page is what decides its size.
+        slots.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Table { slots, mask: n - 1 }
     }
 
     #[inline]
@@ -252,6 +256,30 @@ impl Table {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
+}
+
+/// Asks Linux to back the (not yet touched) buffer at `start`, `n` slots long, with 2 MB pages. Every probe of a
+/// large table lands on a random page: with 4 KB pages nearly each one also misses the TLB, and that page walk
+/// was a large part of a quiescence node's time. Only a hint: where the kernel keeps small pages (transparent
+/// huge pages off), nothing changes.
+fn advise_huge_pages(start: *const [AtomicU64; 2], n: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        // madvise wants a page-aligned start; the allocator's block starts just after its header. Huge pages
+        // only ever back whole aligned 2 MB spans, so advise those.
+        let begin = (start as usize).next_multiple_of(HUGE);
+        let end = (start as usize + n * std::mem::size_of::<[AtomicU64; 2]>()) / HUGE * HUGE;
+        if end > begin {
+            // SAFETY: [begin, end) lies within the caller's own allocation (capacity ≥ n); madvise only changes
+            // how the kernel backs those pages, never their contents, and a failure is harmless.
+            unsafe {
+                libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, n);
 }
 
 /// Something that knows exact values of small endgames (the tablebase), seen from the side to move.
@@ -334,6 +362,10 @@ pub struct Searcher {
     root_prefix: Vec<Step>,
     /// Master opens with the opening book's turns ([`crate::book`]).
     use_book: bool,
+    /// The weights of `eval=tuned` (option `tuned=w0:w1:…`; default [`crate::tune::TUNED_WEIGHTS`]).
+    tuned_weights: [i32; crate::tune::FEATURES],
+    /// The book it opens from when not the built-in one (option `bookfile=PATH`, for testing a new book).
+    book: Option<Arc<crate::book::OpeningBook>>,
     /// Null-move pruning: in a quiet position (no capture for the side to move, enough pieces on both sides)
     /// whose static score is at least beta, a pass searched `null_reduction` turns shallower that still fails
     /// high ends the node.
@@ -435,6 +467,8 @@ impl Searcher {
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
+            tuned_weights: crate::tune::TUNED_WEIGHTS,
+            book: None,
         }
     }
 
@@ -450,7 +484,9 @@ impl Searcher {
     /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
     /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
-    /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book), and
+    /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book),
+    /// `bookfile=PATH` (open from that book file instead of the built-in one), `tuned=w0:w1:…` (`eval=tuned` with
+    /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
     /// `exposed`, `strong`, `lead`, `lead-from`, `immobile`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`,
     /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval`
@@ -490,6 +526,8 @@ impl Searcher {
                     self.futility = fresh.futility;
                     self.single_reply = fresh.single_reply;
                     self.use_book = fresh.use_book;
+                    self.book = None;
+                    self.tuned_weights = fresh.tuned_weights;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -511,6 +549,27 @@ impl Searcher {
                 "notb" => self.oracle = None,
                 "book" => self.use_book = flag()?,
                 "nobook" => self.use_book = false,
+                "tuned" => {
+                    let text = value.ok_or("option \"tuned\" needs weights (tuned=w0:w1:…)")?;
+                    let weights: Vec<i32> = text
+                        .split(':')
+                        .map(|w| w.trim().parse().map_err(|_| format!("option \"tuned\": {w:?} is not a whole number")))
+                        .collect::<Result<_, _>>()?;
+                    self.tuned_weights = weights.try_into().map_err(|w: Vec<i32>| {
+                        format!("option \"tuned\" has {} weights, not {}", w.len(), crate::tune::FEATURES)
+                    })?;
+                    self.threat_weight = 0;
+                    self.exposed_weight = 0;
+                    self.mobility_weight = 0;
+                    self.eval = EvalKind::Tuned;
+                }
+                "bookfile" => {
+                    let path = value.ok_or("option \"bookfile\" needs a file (bookfile=PATH)")?;
+                    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book {path}: {e}"))?;
+                    let book = crate::book::OpeningBook::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+                    self.book = Some(Arc::new(book));
+                    self.use_book = true;
+                }
                 "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
                 "threat" => self.threat_weight = number()?,
                 "capgain" => self.capture_gain = number()?,
@@ -542,6 +601,7 @@ impl Searcher {
                             self.threat_weight = 0;
                             self.exposed_weight = 0;
                             self.mobility_weight = 0;
+                            self.tuned_weights = crate::tune::TUNED_WEIGHTS;
                             EvalKind::Tuned
                         }
                         _ => return Err("option \"eval\" is eval=full, eval=plain or eval=tuned".to_string()),
@@ -557,6 +617,12 @@ impl Searcher {
     /// `nobook` and `baseline` turn it off).
     pub fn uses_book(&self) -> bool {
         self.use_book
+    }
+
+    /// The opening book this searcher plays from: None with `nobook`, else the file of `bookfile=PATH` or the
+    /// built-in book.
+    pub fn opening_book(&self) -> Option<&crate::book::OpeningBook> {
+        self.use_book.then(|| self.book.as_deref().unwrap_or_else(|| crate::book::OpeningBook::builtin()))
     }
 
     /// The static score of a turn-start position for the side to move, with this searcher's evaluation.
@@ -591,7 +657,7 @@ impl Searcher {
                 score
             }
             EvalKind::Plain => plain_evaluate(pos),
-            EvalKind::Tuned => crate::tune::tuned_evaluate(pos),
+            EvalKind::Tuned => crate::tune::evaluate_with(&self.tuned_weights, pos),
         }
     }
 
@@ -730,6 +796,8 @@ impl Searcher {
         self.capture_gain = main.capture_gain;
         self.use_killers = main.use_killers;
         self.use_book = main.use_book;
+        self.book = main.book.clone();
+        self.tuned_weights = main.tuned_weights;
         self.null_move = main.null_move;
         self.null_reduction = main.null_reduction;
         self.futility = main.futility;

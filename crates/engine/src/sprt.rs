@@ -187,7 +187,7 @@ impl Engine {
         let history = history_hashes(game);
         match self {
             // Full strength plays its opening book as the protocol does (`nobook` turns it off).
-            Engine::Search(_) => match s.uses_book().then(|| crate::book::play(&pos, seed)).flatten() {
+            Engine::Search(_) => match s.opening_book().and_then(|b| b.play(&pos, seed)) {
                 Some(turn) => Some(turn),
                 None => s.search(&pos, &history, limits, |_| {}).best,
             },

@@ -61,20 +61,34 @@ fn centre(mut bits: u64) -> i32 {
     sum
 }
 
-/// The features of a turn-start position, from the side to move's point of view (see [`FEATURE_NAMES`]).
+/// The features of a turn-start position, from the side to move's point of view (see [`FEATURE_NAMES`]). The
+/// enemy's captures (features 4-6) count only where the side to move cannot capture, as the full evaluation's
+/// threat term does (a side that must capture changes the board before the enemy moves); the side to move's own
+/// captures (7-8) only where it can.
 pub fn features(pos: &Position) -> [i32; FEATURES] {
+    features_for(pos, true, true)
+}
+
+/// [`features`], leaving out the enemy's captures unless `threats` and the side to move's unless `mine`: the
+/// costly features, which a weight of zero need not compute.
+#[inline]
+fn features_for(pos: &Position, threats: bool, mine: bool) -> [i32; FEATURES] {
     let me = pos.side_to_move();
     let (own, opp) = (pos.pieces(me), pos.pieces(me.opponent()));
     let (n_own, n_opp) = (own.count_ones() as i32, opp.count_ones() as i32);
     let g = pos.geometry();
     let total = n_own + n_opp;
     let lead = n_own - n_opp;
-    let (most, exposed, steps) = pos.opponent_capture_summary();
+    let capture = (threats || mine) && pos.has_capture();
+    let (most, exposed, steps) = if threats && !capture { pos.opponent_capture_summary() } else { (0, 0, 0) };
     // The side to move's own threats: the opponent's captures seen from the opponent's side.
-    let (mine_most, mine_exposed) = pos.null_move().map_or((0, 0), |p| {
-        let (m, e, _) = p.opponent_capture_summary();
-        (m, e)
-    });
+    let (mine_most, mine_exposed) = match pos.null_move() {
+        Some(p) if mine && capture => {
+            let (m, e, _) = p.opponent_capture_summary();
+            (m, e)
+        }
+        _ => (0, 0),
+    };
     [
         lead,
         (own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32,
@@ -94,7 +108,15 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
 /// The tuned static evaluation: [`TUNED_WEIGHTS`] · [`features`], from the side to move's point of view, in
 /// hundredths of a piece.
 pub fn tuned_evaluate(pos: &Position) -> i32 {
-    dot(&TUNED_WEIGHTS, &features(pos))
+    evaluate_with(&TUNED_WEIGHTS, pos)
+}
+
+/// `weights` · [`features`], computing only the costly features whose weight is not zero.
+#[inline]
+pub fn evaluate_with(w: &[i32; FEATURES], pos: &Position) -> i32 {
+    let threats = w[4] != 0 || w[5] != 0 || w[6] != 0;
+    let mine = w[7] != 0 || w[8] != 0;
+    dot(w, &features_for(pos, threats, mine))
 }
 
 fn dot(w: &[i32; FEATURES], f: &[i32; FEATURES]) -> i32 {
@@ -108,7 +130,14 @@ pub struct Sample {
     pub pos: Position,
     /// The result for the side to move: 1 win, 0.5 draw, 0 loss.
     pub result: f64,
+    /// The self-play search's score of the position for the side to move, in hundredths of a piece (a won or lost
+    /// score clamped to ±[`SCORE_CLAMP`]), when the data set has it: a far less noisy label than a drawish game's
+    /// result ([`fit`] blends the two).
+    pub score: Option<i32>,
 }
+
+/// The largest search score a sample keeps: a won or lost position is ten pieces up or down.
+pub const SCORE_CLAMP: i32 = 10 * PIECE;
 
 /// Plays `games` self-play games with search options `spec` at `nodes` nodes a turn, from the book's openings
 /// (each followed by a few random turns, so that games differ), on `threads` threads, and keeps each quiet
@@ -192,10 +221,11 @@ fn self_play(
         let t = turns[rng.random_range(0..turns.len())].clone();
         let _ = game.play_turn(&t);
     }
-    let mut picked: Vec<(Position, Option<f64>)> = Vec::new();
+    let mut picked: Vec<(Position, Option<f64>, Option<i32>)> = Vec::new();
     while !game.is_over() && game.turns().len() < MAX_GAME_TURNS {
         let pos = *game.position();
-        if !pos.has_capture() && rng.random_bool(keep.clamp(0.0, 1.0)) {
+        let pick = !pos.has_capture() && rng.random_bool(keep.clamp(0.0, 1.0));
+        if pick {
             let exact = oracle.and_then(|o| o.score(&pos)).map(|s| {
                 if s > WIN_BOUND {
                     1.0
@@ -205,9 +235,12 @@ fn self_play(
                     0.5
                 }
             });
-            picked.push((pos, exact));
+            picked.push((pos, exact, None));
         }
         let r = searcher.search(&pos, &history_hashes(&game), Limits::nodes(nodes), |_| {});
+        if pick && let Some(last) = picked.last_mut() {
+            last.2 = Some(r.score.clamp(-SCORE_CLAMP, SCORE_CLAMP));
+        }
         let Some(t) = r.best else { break };
         if game.play_turn(&t).is_err() {
             break;
@@ -220,18 +253,23 @@ fn self_play(
     };
     picked
         .into_iter()
-        .map(|(pos, exact)| {
+        .map(|(pos, exact, score)| {
             let result = exact.unwrap_or(if pos.side_to_move() == Side::White { white } else { 1.0 - white });
-            Sample { pos, result }
+            // A tablebase label is exact: the search score would only blur it.
+            let score = if exact.is_some() { None } else { score };
+            Sample { pos, result, score }
         })
         .collect()
 }
 
-/// The samples as text: one a line, `FEN;result`.
+/// The samples as text: one a line, `FEN;result` or `FEN;result;score`.
 pub fn to_text(samples: &[Sample]) -> String {
     let mut s = String::new();
     for x in samples {
-        s.push_str(&format!("{};{}\n", x.pos.to_fen(), x.result));
+        match x.score {
+            Some(score) => s.push_str(&format!("{};{};{score}\n", x.pos.to_fen(), x.result)),
+            None => s.push_str(&format!("{};{}\n", x.pos.to_fen(), x.result)),
+        }
     }
     s
 }
@@ -244,13 +282,28 @@ pub fn parse(text: &str) -> Result<Vec<Sample>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (fen, r) = line.split_once(';').ok_or_else(|| format!("line {}: no ';'", i + 1))?;
+        let mut fields = line.split(';');
+        let fen = fields.next().unwrap_or_default();
+        let r = fields.next().ok_or_else(|| format!("line {}: no ';'", i + 1))?;
         let pos = Position::from_fen(fen).map_err(|e| format!("line {}: {e}", i + 1))?;
         let result: f64 = r.trim().parse().map_err(|_| format!("line {}: bad result {r:?}", i + 1))?;
         if !(0.0..=1.0).contains(&result) {
             return Err(format!("line {}: result {result} is not between 0 and 1", i + 1));
         }
-        out.push(Sample { pos, result });
+        let score = match fields.next() {
+            None => None,
+            Some(x) => {
+                let v: i32 = x.trim().parse().map_err(|_| format!("line {}: bad score {x:?}", i + 1))?;
+                if v.abs() > SCORE_CLAMP {
+                    return Err(format!("line {}: score {v} is beyond ±{SCORE_CLAMP}", i + 1));
+                }
+                Some(v)
+            }
+        };
+        if fields.next().is_some() {
+            return Err(format!("line {}: more than three fields", i + 1));
+        }
+        out.push(Sample { pos, result, score });
     }
     Ok(out)
 }
@@ -284,17 +337,20 @@ pub struct Fit {
     pub weights: [i32; FEATURES],
 }
 
-/// Fits `K` with the weights `start`, then the weights marked in `free` (never the first, material, which keeps
-/// the scale) by `iterations` steps of Adam on the whole set. Weights whose feature is zero in every sample stay
-/// where they start.
+/// Fits `K` with the weights `start` to the game results, then the weights marked in `free` (never the first,
+/// material, which keeps the scale) by `iterations` steps of Adam on the whole set. The target of a sample with a
+/// search score is `lambda · result + (1 − lambda) · σ(K · score / 100)`: the score through the same logistic
+/// as the evaluation, so that `lambda = 0` fits the static evaluation to the search's verdict and `lambda = 1`
+/// to the results alone. Weights whose feature is zero in every sample stay where they start.
 pub fn fit(
     samples: &[Sample],
     start: [i32; FEATURES],
     free: [bool; FEATURES],
     iterations: usize,
+    lambda: f64,
     mut progress: impl FnMut(usize, f64),
 ) -> Fit {
-    let rows: Vec<([f64; FEATURES], f64)> =
+    let mut rows: Vec<([f64; FEATURES], f64)> =
         samples.iter().map(|s| (features(&s.pos).map(f64::from), s.result)).collect();
     let mut w = start.map(f64::from);
     // K by a scan and a golden-section refinement: the loss is smooth and unimodal in K.
@@ -309,6 +365,12 @@ pub fn fit(
         }
     }
     let k = (lo + hi) / 2.0;
+    let lambda = lambda.clamp(0.0, 1.0);
+    for (row, s) in rows.iter_mut().zip(samples) {
+        if let Some(score) = s.score {
+            row.1 = lambda * s.result + (1.0 - lambda) * sigmoid(k * f64::from(score) / PIECE as f64);
+        }
+    }
     let loss_before = loss(&rows, &w, k);
     let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
     let (b1, b2, lr) = (0.9, 0.999, 0.5);
@@ -353,15 +415,31 @@ mod tests {
         for j in [0, 1, 2, 9, 10, 11] {
             assert_eq!(fp[j], -fq[j], "feature {}", FEATURE_NAMES[j]);
         }
-        // The side to move's threats are the other side's exposure.
-        assert_eq!((fp[7], fp[8]), (fq[4], fq[5]));
+        // The enemy's captures count where the side to move cannot capture, its own where it can.
+        for fen in ["9/2B3B2/1B1W1W1B1/2W3W2/9 w", "9/2B3B2/1B1W1W1B1/2W3W2/9 b", "9/4B4/9/2W3W2/9 w", "B8/9/9/9/WW7 b"]
+        {
+            let p = Position::from_fen(fen).unwrap();
+            let f = features(&p);
+            let enemy = p.opponent_capture_summary();
+            let own = p.null_move().unwrap().opponent_capture_summary();
+            if p.has_capture() {
+                assert_eq!(f[4..9], [0, 0, 0, own.0 as i32, own.1 as i32], "{fen}");
+                assert!(own.0 > 0, "{fen}");
+            } else {
+                assert_eq!(f[4..9], [enemy.0 as i32, enemy.1 as i32, enemy.2 as i32, 0, 0], "{fen}");
+            }
+        }
     }
 
     #[test]
     fn samples_round_trip_and_bad_lines_are_rejected() {
-        let s = vec![Sample { pos: Position::from_fen("9/4B4/9/2W3W2/9 w").unwrap(), result: 1.0 }];
+        let pos = Position::from_fen("9/4B4/9/2W3W2/9 w").unwrap();
+        let s = vec![Sample { pos, result: 1.0, score: None }, Sample { pos, result: 0.5, score: Some(-120) }];
         assert_eq!(parse(&to_text(&s)).unwrap(), s);
         assert!(parse("9/4B4/9/2W3W2/9 w").is_err());
+        assert!(parse("9/4B4/9/2W3W2/9 w;1;x").is_err());
+        assert!(parse("9/4B4/9/2W3W2/9 w;1;5000").is_err(), "a score beyond the clamp");
+        assert!(parse("9/4B4/9/2W3W2/9 w;1;10;3").is_err());
         assert!(parse("9/4B4/9/2W3W2/9 w;2").is_err());
         assert!(parse("not a fen;1").is_err());
     }
@@ -371,14 +449,14 @@ mod tests {
         // Samples where the side ahead in material won: the fit keeps material decisive and lowers the loss.
         let mut samples = Vec::new();
         for fen in ["9/4B4/9/2W3W2/9 w", "9/9/9/2W1W1W2/4B4 w", "B8/9/9/9/WW7 w"] {
-            samples.push(Sample { pos: Position::from_fen(fen).unwrap(), result: 1.0 });
+            samples.push(Sample { pos: Position::from_fen(fen).unwrap(), result: 1.0, score: None });
         }
         for fen in ["9/4B4/9/2W3W2/9 b", "9/9/9/2W1W1W2/4B4 b", "B8/9/9/9/WW7 b"] {
-            samples.push(Sample { pos: Position::from_fen(fen).unwrap(), result: 0.0 });
+            samples.push(Sample { pos: Position::from_fen(fen).unwrap(), result: 0.0, score: None });
         }
         let mut free = [true; FEATURES];
         free[1] = false;
-        let f = fit(&samples, TUNED_WEIGHTS, free, 200, |_, _| {});
+        let f = fit(&samples, TUNED_WEIGHTS, free, 200, 1.0, |_, _| {});
         assert!(f.loss_after <= f.loss_before + 1e-9, "{f:?}");
         assert_eq!((f.weights[0], f.weights[1]), (TUNED_WEIGHTS[0], TUNED_WEIGHTS[1]), "fixed weights stay");
     }

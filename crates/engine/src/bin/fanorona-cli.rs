@@ -313,6 +313,14 @@ enum TuneAction {
         /// Starting weights, comma-separated (default: the committed tuned weights).
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         start: Vec<i32>,
+        /// Weight of the game result in the target of a sample that has a search score (1: results only; 0: the
+        /// search's score only).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// Only positions with at least this many pieces (both sides): with the tablebase, full strength never
+        /// evaluates the smallest endgames.
+        #[arg(long, default_value_t = 0)]
+        min_pieces: u32,
     },
 }
 
@@ -764,7 +772,7 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 out.display()
             );
         }
-        TuneAction::Fit { data, iterations, free, start } => {
+        TuneAction::Fit { data, iterations, free, start, lambda, min_pieces } => {
             let mut mask = [free.is_empty(); tune::FEATURES];
             for j in free {
                 *mask.get_mut(j).ok_or(format!("weight {j} does not exist (0-{})", tune::FEATURES - 1))? = true;
@@ -774,9 +782,10 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 n => start.try_into().map_err(|_| format!("{n} starting weights for {} features", tune::FEATURES))?,
             };
             let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
-            let samples = tune::parse(&text).map_err(|e| format!("{}: {e}", data.display()))?;
+            let mut samples = tune::parse(&text).map_err(|e| format!("{}: {e}", data.display()))?;
+            samples.retain(|s| s.pos.count(Side::White) + s.pos.count(Side::Black) >= min_pieces);
             let t0 = Instant::now();
-            let f = tune::fit(&samples, start, mask, iterations, |it, loss| {
+            let f = tune::fit(&samples, start, mask, iterations, lambda, |it, loss| {
                 if it % 500 == 0 {
                     eprintln!("step {it}: loss {loss:.6}");
                 }
