@@ -154,14 +154,24 @@ pub enum Engine {
     Search(String),
     /// A CPU level as the game plays it (1-5), with search options (empty: the searcher's defaults).
     Level(Level, String),
+    /// Another program speaking the engine protocol (`exe:PROGRAM ARGS…`, e.g. an older build's
+    /// `exe:/tmp/old/fanorona-cli engine`), started once per playing thread.
+    External(Vec<String>),
 }
 
 impl std::str::FromStr for Engine {
     type Err = String;
 
-    /// `level1` … `level5` (optionally followed by search options: `level5,max,nobook`), or search options for
-    /// [`Searcher::configure`].
+    /// `level1` … `level5` (optionally followed by search options: `level5,max,nobook`), `exe:PROGRAM ARGS…` (a
+    /// program speaking the engine protocol), or search options for [`Searcher::configure`].
     fn from_str(s: &str) -> Result<Engine, String> {
+        if let Some(command) = s.trim().strip_prefix("exe:") {
+            let words: Vec<String> = command.split_whitespace().map(String::from).collect();
+            if words.is_empty() {
+                return Err(format!("{s:?}: exe: needs a program (exe:PROGRAM ARGS…)"));
+            }
+            return Ok(Engine::External(words));
+        }
         if let Some(rest) = s.trim().strip_prefix("level") {
             let (n, options) = rest.split_once(',').unwrap_or((rest, ""));
             let n: u8 = n.trim().parse().map_err(|_| format!("{s:?}: a level is level1 to level5"))?;
@@ -175,24 +185,142 @@ impl std::str::FromStr for Engine {
 }
 
 impl Engine {
-    fn searcher(&self, tt_megabytes: usize) -> Searcher {
+    /// What plays this engine's turns on one thread: a searcher, or the started program.
+    fn player(&self, tt_megabytes: usize) -> Result<Player, String> {
+        let spec = match self {
+            Engine::Search(spec) | Engine::Level(_, spec) => spec,
+            Engine::External(command) => return External::start(command).map(Player::External),
+        };
         let mut s = Searcher::new(tt_megabytes);
-        let (Engine::Search(spec) | Engine::Level(_, spec)) = self;
         s.configure(spec).expect("checked when parsed");
-        s
+        Ok(Player::Local(Box::new(s)))
     }
 
-    fn choose(&self, s: &mut Searcher, game: &Game, limits: Limits, seed: u64) -> Option<Turn> {
+    /// The turn this engine plays in `game`: None when it has none (the game is over); an error when an
+    /// external program fails or answers an illegal turn.
+    fn choose(&self, player: &mut Player, game: &Game, limits: Limits, seed: u64) -> Result<Option<Turn>, String> {
         let pos = *game.position();
         let history = history_hashes(game);
-        match self {
+        match (self, player) {
             // Full strength plays its opening book as the protocol does (`nobook` turns it off).
-            Engine::Search(_) => match s.opening_book().and_then(|b| b.play(&pos, seed)) {
+            (Engine::Search(_), Player::Local(s)) => Ok(match s.opening_book().and_then(|b| b.play(&pos, seed)) {
                 Some(turn) => Some(turn),
                 None => s.search(&pos, &history, limits, |_| {}).best,
-            },
-            Engine::Level(l, _) => l.choose(s, &pos, &history, seed, limits),
+            }),
+            (Engine::Level(l, _), Player::Local(s)) => Ok(l.choose(s, &pos, &history, seed, limits)),
+            (_, Player::External(x)) => x.choose(game, limits),
+            (_, Player::Local(_)) => unreachable!("an external engine always gets an external player"),
         }
+    }
+}
+
+/// The state of one side on a playing thread.
+enum Player {
+    /// A search in this process.
+    Local(Box<Searcher>),
+    /// A program speaking the engine protocol.
+    External(External),
+}
+
+impl Player {
+    /// Prepares for a new game.
+    fn new_game(&mut self) -> Result<(), String> {
+        match self {
+            Player::Local(s) => {
+                s.clear();
+                Ok(())
+            }
+            Player::External(x) => x.send("newgame"),
+        }
+    }
+}
+
+/// A running engine program and its pipes.
+struct External {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    name: String,
+}
+
+impl External {
+    /// Starts `command` and waits for its `readyok` (its endgame table loaded).
+    fn start(command: &[String]) -> Result<External, String> {
+        use std::process::{Command, Stdio};
+        let name = command.join(" ");
+        let mut child = Command::new(&command[0])
+            .args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {name:?}: {e}"))?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(format!("{name:?}: no pipes"));
+        };
+        let mut x = External { child, input, output: std::io::BufReader::new(output), name };
+        x.send("isready")?;
+        x.expect(|line| (line == "readyok").then_some(()))?;
+        Ok(x)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        use std::io::Write;
+        writeln!(self.input, "{line}").and_then(|_| self.input.flush()).map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    /// Reads lines until `want` accepts one; an end of output is an error.
+    fn expect<T>(&mut self, mut want: impl FnMut(&str) -> Option<T>) -> Result<T, String> {
+        use std::io::BufRead;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self.output.read_line(&mut line).map_err(|e| format!("{}: {e}", self.name))?;
+            if n == 0 {
+                return Err(format!("{}: the program ended", self.name));
+            }
+            if let Some(x) = want(line.trim()) {
+                return Ok(x);
+            }
+        }
+    }
+
+    /// Sends the game so far and the limits, and reads the program's `bestmove`, which must be legal.
+    fn choose(&mut self, game: &Game, limits: Limits) -> Result<Option<Turn>, String> {
+        if game.position().legal_turns().is_empty() {
+            return Ok(None);
+        }
+        self.send("position startpos")?;
+        for t in game.turns() {
+            self.send(&format!("play {t}"))?;
+        }
+        let go = match (limits.nodes, limits.movetime, limits.depth) {
+            (Some(n), _, _) => format!("go nodes {n}"),
+            (_, Some(t), _) => format!("go movetime {}", t.as_millis()),
+            (_, _, Some(d)) => format!("go depth {d}"),
+            _ => "go depth 1".to_string(),
+        };
+        self.send(&go)?;
+        let answer = self.expect(|line| line.strip_prefix("bestmove ").map(|t| t.trim().to_string()))?;
+        let turn: Turn = answer.parse().map_err(|e| format!("{}: bestmove {answer:?}: {e}", self.name))?;
+        let mut check = *game.position();
+        check.play_turn(&turn).map_err(|e| format!("{}: illegal bestmove {answer}: {e}", self.name))?;
+        Ok(Some(turn))
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        // A program that does not quit on its own within a moment is stopped.
+        for _ in 0..50 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -352,20 +480,33 @@ pub struct Progress {
     pub llr: f64,
 }
 
-/// Plays one game from `opening`, A as `a_side`; A's points (1, ½ or 0).
-fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, searchers: &mut [Searcher; 2], seed: u64) -> f64 {
+/// Plays one game from `opening`, A as `a_side`; A's points (1, ½ or 0). An engine that fails (an external
+/// program that ends or answers an illegal turn) loses the game; the failure is printed.
+fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, players: &mut [Player; 2], seed: u64) -> f64 {
     let mut game = Game::new(Rules::default());
     for t in opening {
         game.play_turn(t).expect("book turns are checked when the book is read");
     }
-    for s in searchers.iter_mut() {
-        s.clear();
+    for (k, p) in players.iter_mut().enumerate() {
+        if let Err(e) = p.new_game() {
+            eprintln!("engine {} failed: {e}", ["A", "B"][k]);
+            return if k == 0 { 0.0 } else { 1.0 };
+        }
     }
     while !game.is_over() && game.turns().len() < cfg.max_turns {
         let side = game.position().side_to_move();
-        let (engine, s) = if side == a_side { (&cfg.a, &mut searchers[0]) } else { (&cfg.b, &mut searchers[1]) };
-        let Some(t) = engine.choose(s, &game, cfg.limits, seed ^ game.turns().len() as u64) else { break };
-        game.play_turn(&t).expect("engines play legal turns");
+        let k = usize::from(side != a_side);
+        let engine = if k == 0 { &cfg.a } else { &cfg.b };
+        match engine.choose(&mut players[k], &game, cfg.limits, seed ^ game.turns().len() as u64) {
+            Ok(Some(t)) => {
+                game.play_turn(&t).expect("engines play legal turns");
+            }
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("engine {} failed: {e}", ["A", "B"][k]);
+                return if k == 0 { 0.0 } else { 1.0 };
+            }
+        }
     }
     match game.outcome().map(|o| o.result()) {
         Some(GameResult::Win(s)) if s == a_side => 1.0,
@@ -388,15 +529,23 @@ pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Ver
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                let mut searchers = [cfg.a.searcher(cfg.tt_megabytes), cfg.b.searcher(cfg.tt_megabytes)];
+                let players = cfg.a.player(cfg.tt_megabytes).and_then(|a| Ok([a, cfg.b.player(cfg.tt_megabytes)?]));
+                let mut players = match players {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                };
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     if k >= cfg.max_pairs || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let opening = &book.openings[k % book.openings.len()];
-                    let white = play_one(cfg, opening, Side::White, &mut searchers, k as u64);
-                    let black = play_one(cfg, opening, Side::Black, &mut searchers, k as u64 + (1 << 40));
+                    let white = play_one(cfg, opening, Side::White, &mut players, k as u64);
+                    let black = play_one(cfg, opening, Side::Black, &mut players, k as u64 + (1 << 40));
                     if tx.send([white, black]).is_err() {
                         break;
                     }

@@ -149,7 +149,8 @@ enum Command {
     /// both colours, until the log-likelihood ratio decides or the pair limit is reached.
     Sprt {
         /// Engine A (the candidate): search options such as `max`, `baseline`, `max,noqs`, `max,qs-turns=2`,
-        /// `max,lmr`, `max,threat=0`, `max,eval=plain`, or a level `level1`..`level5`.
+        /// `max,lmr`, `max,threat=0`, `max,eval=plain`, a level `level1`..`level5`, or another program speaking
+        /// the engine protocol, `exe:PROGRAM ARGS…` (e.g. `exe:/tmp/old/fanorona-cli engine`).
         #[arg(long, default_value = "max")]
         a: String,
         /// Engine B (the reference), as for A.

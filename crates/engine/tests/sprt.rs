@@ -1,0 +1,52 @@
+//! The strength tester against another program: a build of `fanorona-cli engine` plays a short match over the
+//! engine protocol, and a program that fails loses its games instead of stopping the test.
+
+use fanorona_engine::search::Limits;
+use fanorona_engine::sprt::{Book, Config, Verdict, run};
+
+fn config(a: &str, b: &str, pairs: usize) -> Config {
+    Config {
+        a: a.parse().unwrap_or_else(|e| panic!("{a}: {e}")),
+        b: b.parse().unwrap_or_else(|e| panic!("{b}: {e}")),
+        limits: Limits::nodes(3_000),
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+        max_pairs: pairs,
+        threads: 1,
+        max_turns: 24,
+        tt_megabytes: 1,
+    }
+}
+
+#[test]
+fn an_engine_program_plays_a_short_match_over_the_protocol() {
+    let dir = std::env::temp_dir().join(format!("fanorona-sprt-exe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The program keeps to a 4-piece table in a folder of its own: a test never builds the 6-piece one.
+    let exe = format!(
+        "exe:env FANORONA_TB_PIECES=4 FANORONA_TB_DIR={} {} engine",
+        dir.display(),
+        env!("CARGO_BIN_EXE_fanorona-cli")
+    );
+    let book = Book::parse(
+        "f2-e3A, c3-d4W, g3-f2W, g4-g3A, d2-c3A c3-b2W\nd2-e3A, g4-g5W g5-f4A, e1-d2A, b5-b4A, d2-c3A c3-b2W\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (verdict, state) = run(&config(&exe, "max", 2), &book, |_| {});
+    assert_eq!(state.penta.pairs(), 2);
+    assert_eq!(state.wins + state.draws + state.losses, 4);
+    assert_eq!(verdict, Verdict::Inconclusive, "two pairs decide nothing");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_program_that_cannot_play_stops_the_test_without_a_game() {
+    // `true` ends at once: no readyok.
+    let book = Book::parse("f2-e3A, c3-d4W\n").unwrap_or_else(|e| panic!("{e}"));
+    let (_, state) = run(&config("exe:true", "max", 2), &book, |_| {});
+    assert_eq!(state.penta.pairs(), 0);
+    assert!("exe:".parse::<fanorona_engine::sprt::Engine>().is_err());
+    assert!("exe:   ".parse::<fanorona_engine::sprt::Engine>().is_err());
+}
