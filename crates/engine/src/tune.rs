@@ -445,6 +445,13 @@ mod tests {
     }
 
     #[test]
+    fn the_committed_data_set_loads() {
+        let samples = parse(include_str!("../data/tune-selfplay.txt")).unwrap();
+        assert!(samples.len() > 40_000, "{}", samples.len());
+        assert!(samples.iter().filter(|s| s.score.is_some()).count() > 20_000);
+    }
+
+    #[test]
     fn the_fit_learns_that_material_wins() {
         // Samples where the side ahead in material won: the fit keeps material decisive and lowers the loss.
         let mut samples = Vec::new();
