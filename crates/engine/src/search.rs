@@ -171,13 +171,31 @@ fn unpack(v: u32) -> Option<Step> {
     Some(Step { from: v as u8, to: (v >> 8) as u8, dir: Direction::from_index((v >> 16) as u8), kind })
 }
 
-/// The transposition table: one entry per slot, replaced when the new result is at least as deep or newer.
-/// Shared by the threads of a parallel search ([`Searcher::threads`]) without locks: a slot is two atomic words,
-/// the key XOR the data and the data, so a slot torn by two writers no longer matches its key and reads as empty.
+/// The transposition table: buckets of two entries in one cache line, so a probe costs one memory access. A new
+/// result replaces the entry of its bucket worth less (shallower; an earlier search's counts
+/// [`OLD_ENTRY_PENALTY`] turns shallower): the many shallow results of the capture quiescence then take turns
+/// in one entry and no longer push the main search's deep ones out. Shared by the threads of a parallel search
+/// ([`Searcher::threads`]) without locks: an entry is two atomic words, the key XOR the data and the data, so an
+/// entry torn by two writers no longer matches its key and reads as empty.
 struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    buckets: Vec<Bucket>,
     mask: usize,
+    /// Counts searches (wrapping, in the six high bits of an entry's bound byte): an entry of an earlier search
+    /// counts [`OLD_ENTRY_PENALTY`] turns shallower when a bucket's entry is chosen for replacement.
+    generation: std::sync::atomic::AtomicU8,
+    /// Experimental (option `tt-single`): one entry a bucket, as before the buckets, for strength tests.
+    single: AtomicBool,
 }
+
+/// Two entries of the table, aligned to stay within one cache line.
+#[repr(align(32))]
+struct Bucket([[AtomicU64; 2]; 2]);
+
+/// Depth an entry of an earlier search loses when the table chooses which entry of a bucket to replace.
+const OLD_ENTRY_PENALTY: i32 = 4;
+
+/// Bits of an entry's last byte that hold the bound; the rest hold the generation.
+const BOUND_BITS: u8 = 0b11;
 
 impl Entry {
     fn to_bits(self) -> u64 {
@@ -200,56 +218,101 @@ impl Entry {
 
 impl Table {
     fn new(megabytes: usize) -> Table {
-        // 0 MB: a single slot (a cheap stand-in table).
-        let want = ((megabytes << 20) / std::mem::size_of::<[AtomicU64; 2]>()).max(1);
+        // 0 MB: a single bucket (a cheap stand-in table).
+        let want = ((megabytes << 20) / std::mem::size_of::<Bucket>()).max(1);
         let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        let mut slots = Vec::with_capacity(n);
-        advise_huge_pages(slots.as_ptr(), n);
+        let mut buckets = Vec::with_capacity(n);
+        advise_huge_pages(buckets.as_ptr(), n);
         // Written after the advice: the first touch of each page is what decides its size.
-        slots.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
-        Table { slots, mask: n - 1 }
+        buckets.extend((0..n).map(|_| Bucket(Default::default())));
+        Table { buckets, mask: n - 1, generation: std::sync::atomic::AtomicU8::new(0), single: AtomicBool::new(false) }
+    }
+
+    /// Starts a new search: entries of earlier ones become replaceable.
+    fn next_generation(&self) {
+        self.generation.fetch_add(1 << 2, Ordering::Relaxed);
     }
 
     #[inline]
-    fn load(&self, key: u64) -> Entry {
-        let slot = &self.slots[key as usize & self.mask];
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[key as usize & self.mask]
+    }
+
+    #[inline]
+    fn load(slot: &[AtomicU64; 2]) -> Entry {
         let (k, d) = (slot[0].load(Ordering::Relaxed), slot[1].load(Ordering::Relaxed));
         Entry::from_bits(k ^ d, d)
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.load(key);
-        (e.key == key && e.bound != 0).then_some(e)
+        let b = self.bucket(key);
+        b.0.iter()
+            .map(Table::load)
+            .find(|e| e.key == key && e.bound & BOUND_BITS != 0)
+            .map(|e| Entry { bound: e.bound & BOUND_BITS, ..e })
     }
 
     #[inline]
     fn store(&self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
-        let old = self.load(key);
-        if old.key != key && old.depth as i32 > depth + 2 && old.bound == EXACT {
+        let b = self.bucket(key);
+        let generation = self.generation.load(Ordering::Relaxed);
+        let (e0, e1) = (Table::load(&b.0[0]), Table::load(&b.0[1]));
+        let depth = depth.clamp(-128, 127) as i8;
+        if self.single.load(Ordering::Relaxed) {
+            // The earlier policy: one entry a key (the next bit of the key picks the half of the bucket, so the
+            // table holds as many entries as before), kept only when it is exact and much deeper.
+            let half = (key >> self.mask.count_ones()) as usize & 1;
+            let old = [e0, e1][half];
+            if old.key != key && old.depth > depth.saturating_add(2) && old.bound & BOUND_BITS == EXACT {
+                return;
+            }
+            let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
+            let d = Entry { key, step, score: score as i16, depth, bound }.to_bits();
+            b.0[half][0].store(key ^ d, Ordering::Relaxed);
+            b.0[half][1].store(d, Ordering::Relaxed);
             return;
         }
+        // The same position again, wherever it is; else the entry worth less: empty, or shallower, an earlier
+        // search's counting a few turns less (still useful: the game goes on along its line).
+        let worth = |e: &Entry| {
+            if e.bound & BOUND_BITS == 0 {
+                i32::MIN
+            } else {
+                i32::from(e.depth) - if e.bound & !BOUND_BITS != generation { OLD_ENTRY_PENALTY } else { 0 }
+            }
+        };
+        let (slot, old) = if e0.key == key && e0.bound != 0 {
+            (&b.0[0], e0)
+        } else if e1.key == key && e1.bound != 0 {
+            (&b.0[1], e1)
+        } else if worth(&e0) <= worth(&e1) {
+            (&b.0[0], e0)
+        } else {
+            (&b.0[1], e1)
+        };
         let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
-        let d = Entry { key, step, score: score as i16, depth: depth.clamp(-128, 127) as i8, bound }.to_bits();
-        let slot = &self.slots[key as usize & self.mask];
+        let d = Entry { key, step, score: score as i16, depth, bound: bound | generation }.to_bits();
         slot[0].store(key ^ d, Ordering::Relaxed);
         slot[1].store(d, Ordering::Relaxed);
     }
 
     fn clear(&self) {
-        for slot in &self.slots {
-            slot[0].store(0, Ordering::Relaxed);
-            slot[1].store(0, Ordering::Relaxed);
+        for b in &self.buckets {
+            for slot in &b.0 {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+            }
         }
     }
 
-    /// Starts loading the slot of `key` into the cache: the probe that follows a few hundred cycles later
+    /// Starts loading the bucket of `key` into the cache: the probe that follows a few hundred cycles later
     /// then does not wait on memory, which is most of a node's cost with a large table.
     #[inline(always)]
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.slots.as_ptr().wrapping_add(key as usize & self.mask);
+            let p = self.buckets.as_ptr().wrapping_add(key as usize & self.mask);
             // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
             unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -258,18 +321,18 @@ impl Table {
     }
 }
 
-/// Asks Linux to back the (not yet touched) buffer at `start`, `n` slots long, with 2 MB pages. Every probe of a
+/// Asks Linux to back the (not yet touched) buffer at `start`, `n` buckets long, with 2 MB pages. Every probe of a
 /// large table lands on a random page: with 4 KB pages nearly each one also misses the TLB, and that page walk
 /// was a large part of a quiescence node's time. Only a hint: where the kernel keeps small pages (transparent
 /// huge pages off), nothing changes.
-fn advise_huge_pages(start: *const [AtomicU64; 2], n: usize) {
+fn advise_huge_pages(start: *const Bucket, n: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
         // madvise wants a page-aligned start; the allocator's block starts just after its header. Huge pages
         // only ever back whole aligned 2 MB spans, so advise those.
         let begin = (start as usize).next_multiple_of(HUGE);
-        let end = (start as usize + n * std::mem::size_of::<[AtomicU64; 2]>()) / HUGE * HUGE;
+        let end = (start as usize + n * std::mem::size_of::<Bucket>()) / HUGE * HUGE;
         if end > begin {
             // SAFETY: [begin, end) lies within the caller's own allocation (capacity ≥ n); madvise only changes
             // how the kernel backs those pages, never their contents, and a failure is harmless.
@@ -324,6 +387,10 @@ pub struct Searcher {
     pub qs_max_turns: u32,
     /// Experimental: whether quiescence nodes use the transposition table.
     pub qs_table: bool,
+    /// Whether the quiescence leaves the table alone within a relay (mid-turn positions: they seldom
+    /// transpose, and their probes, each a miss in memory, were much of its time; option `qs-relay-skip=0` turns
+    /// it off).
+    pub qs_relay_skip: bool,
     /// Experimental: late-move reductions of quiet steps.
     pub lmr: bool,
     /// Penalty per piece the opponent threatens to take at a quiet leaf (0: off).
@@ -448,6 +515,7 @@ impl Searcher {
             threat_weight: THREAT_WEIGHT,
             lmr: false,
             qs_table: true,
+            qs_relay_skip: true,
             eval: EvalKind::Full,
             use_killers: true,
             capture_gain: 0,
@@ -507,6 +575,7 @@ impl Searcher {
                     self.qs_floor = fresh.qs_floor;
                     self.qs_max_turns = fresh.qs_max_turns;
                     self.qs_table = fresh.qs_table;
+                    self.qs_relay_skip = fresh.qs_relay_skip;
                     self.lmr = fresh.lmr;
                     self.threat_weight = fresh.threat_weight;
                     self.contempt = fresh.contempt;
@@ -584,6 +653,8 @@ impl Searcher {
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
+                "qs-relay-skip" => self.qs_relay_skip = flag()?,
+                "tt-single" => self.tt.single.store(flag()?, Ordering::Relaxed),
                 "lmr" => self.lmr = flag()?,
                 "nolmr" => self.lmr = false,
                 "killers" => self.use_killers = flag()?,
@@ -713,6 +784,7 @@ impl Searcher {
         limits: Limits,
         mut info: impl FnMut(&Info),
     ) -> SearchResult {
+        self.tt.next_generation();
         let helpers = if limits.nodes.is_none() { self.threads.clamp(1, MAX_THREADS) - 1 } else { 0 };
         if helpers == 0 {
             return self.search_alone(pos, history, limits, info);
@@ -782,6 +854,7 @@ impl Searcher {
         self.contempt = main.contempt;
         self.qs_max_turns = main.qs_max_turns;
         self.qs_table = main.qs_table;
+        self.qs_relay_skip = main.qs_relay_skip;
         self.lmr = main.lmr;
         self.threat_weight = main.threat_weight;
         self.eval = main.eval;
@@ -1122,7 +1195,8 @@ impl Searcher {
             return -WIN + tply;
         }
         let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1);
-        let mut keys = self.order(pos, &list, tt_step, sply, side);
+        let mut buf = key_buffer();
+        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side);
         if !relay {
             self.path.push(key);
         }
@@ -1131,7 +1205,7 @@ impl Searcher {
         let mut best_step = None;
         let mut searched = 0;
         for i in 0..list.len() {
-            let step = pick(list.as_mut_slice(), &mut keys, i);
+            let step = pick(list.as_mut_slice(), keys, i);
             let mut child = *pos;
             let effect = child.play(step);
             if excluding {
@@ -1281,13 +1355,14 @@ impl Searcher {
                 alpha = alpha.max(stand);
             }
         }
-        let key = if self.qs_table { pos.hash() } else { 0 };
+        let use_table = self.qs_table && !(relay && self.qs_relay_skip);
+        let key = if use_table { pos.hash() } else { 0 };
         // What this node's score depends on is how many more turns of captures it may follow: that is its depth
         // in the table (0 for a full quiescence, less with fewer turns left; a search of depth 1 or more is
         // deeper still). An entry found with fewer turns left saw a nearer horizon and must not answer here.
         let qdepth = qs_depth(qturns, self.qs_max_turns);
         let mut tt_step = None;
-        if let Some(e) = self.tt.probe(key).filter(|_| self.qs_table && self.tt_enabled) {
+        if let Some(e) = self.tt.probe(key).filter(|_| use_table && self.tt_enabled) {
             tt_step = unpack(e.step);
             if e.depth as i32 >= qdepth {
                 let s = from_tt(e.score as i32, tply);
@@ -1302,14 +1377,15 @@ impl Searcher {
         let alpha0 = alpha;
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
-        let mut keys = keys_for(&list, |s| if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) });
+        let mut buf = key_buffer();
+        let keys = keys_for(&mut buf, &list, |s| if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) });
         let mut best = -INF;
         let mut best_step = None;
         for i in 0..list.len() {
-            let step = pick(list.as_mut_slice(), &mut keys, i);
+            let step = pick(list.as_mut_slice(), keys, i);
             let mut child = *pos;
             let effect = child.play(step);
-            if self.qs_table {
+            if self.qs_table && (effect.turn_ended || !self.qs_relay_skip) {
                 self.tt.prefetch(child.hash());
             }
             let score = if effect.turn_ended {
@@ -1341,15 +1417,23 @@ impl Searcher {
         } else {
             UPPER
         };
-        if self.qs_table && self.tt_enabled {
+        if use_table && self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), qdepth, bound);
         }
         best
     }
 
-    fn order(&self, pos: &Position, list: &StepList, tt: Option<Step>, sply: usize, side: Side) -> [i32; MAX_STEPS] {
+    fn order<'k>(
+        &self,
+        buf: &'k mut KeyBuffer,
+        pos: &Position,
+        list: &StepList,
+        tt: Option<Step>,
+        sply: usize,
+        side: Side,
+    ) -> &'k mut [i32] {
         let killers = self.killers[sply];
-        keys_for(list, |s| {
+        keys_for(buf, list, |s| {
             if Some(s) == tt {
                 1 << 30
             } else if s.kind == StepKind::Paika {
@@ -1370,14 +1454,26 @@ impl Searcher {
     }
 }
 
-/// Ordering keys of a step list, on the stack: every node needs them, so no allocation.
+/// Room for the ordering keys of a step list, on the stack of the node: every node needs them, so no
+/// allocation, and left uninitialised because most lists are far shorter than [`MAX_STEPS`] (zeroing and
+/// returning a whole array cost a node more than its move ordering).
+type KeyBuffer = [std::mem::MaybeUninit<i32>; MAX_STEPS];
+
+/// An empty [`KeyBuffer`].
+#[inline(always)]
+fn key_buffer() -> KeyBuffer {
+    [const { std::mem::MaybeUninit::uninit() }; MAX_STEPS]
+}
+
+/// Writes the ordering key of each step of `list` into `buf` and returns them, one per step.
 #[inline]
-fn keys_for(list: &StepList, key: impl Fn(Step) -> i32) -> [i32; MAX_STEPS] {
-    let mut keys = [0; MAX_STEPS];
-    for (k, &s) in keys.iter_mut().zip(list.iter()) {
-        *k = key(s);
+fn keys_for<'k>(buf: &'k mut KeyBuffer, list: &StepList, key: impl Fn(Step) -> i32) -> &'k mut [i32] {
+    for (k, &s) in buf.iter_mut().zip(list.iter()) {
+        k.write(key(s));
     }
-    keys
+    // SAFETY: the loop initialised the first `list.len()` elements (a list never holds more than MAX_STEPS),
+    // and MaybeUninit<i32> has the layout of i32.
+    unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<i32>(), list.len()) }
 }
 
 /// The state of an iterative-deepening search between iterations (and between slices).
@@ -1445,6 +1541,7 @@ pub struct SlicedSearch {
 impl SlicedSearch {
     /// Starts a search of `pos` (see [`Searcher::search`] for `history`).
     pub fn new(mut searcher: Searcher, pos: &Position, history: &[u64], limits: Limits) -> SlicedSearch {
+        searcher.tt.next_generation();
         let run = Run::new(&mut searcher, pos, history, limits);
         SlicedSearch { searcher, run }
     }
@@ -1707,10 +1804,39 @@ mod tests {
         assert_eq!((unpack(e.step), e.score, e.depth, e.bound), (Some(step), 77, 5, EXACT));
         assert!(t.probe(0x1235).is_none());
         // Another thread's data word over this key's: the key no longer matches, so nothing wrong is read.
-        t.slots[0][1].store(Entry { key: 0, step: 0, score: -5, depth: 9, bound: LOWER }.to_bits(), Ordering::Relaxed);
+        t.buckets[0].0[0][1]
+            .store(Entry { key: 0, step: 0, score: -5, depth: 9, bound: LOWER }.to_bits(), Ordering::Relaxed);
         assert!(t.probe(0x1234).is_none());
         t.clear();
         assert!(t.probe(0).is_none(), "an empty slot matches no key, not even 0");
+    }
+
+    #[test]
+    fn shallow_results_do_not_push_a_deep_one_out_of_its_bucket() {
+        let t = Table::new(0);
+        t.next_generation();
+        t.store(0xA, None, 10, 8, LOWER);
+        // A flood of quiescence results in the same bucket: they take turns in the second entry.
+        for k in 0..100u64 {
+            t.store(0xB00 + k, None, 1, -1, EXACT);
+        }
+        assert_eq!(t.probe(0xA).map(|e| (e.depth, e.score, e.bound)), Some((8, 10, LOWER)));
+        assert!(t.probe(0xB00 + 99).is_some() && t.probe(0xB00 + 98).is_none());
+        // The same key is updated where it is, and keeps its step when the new result has none.
+        let step = Step { from: 3, to: 4, dir: Direction::from_index(0), kind: StepKind::Paika };
+        t.store(0xA, Some(step), 12, 9, EXACT);
+        t.store(0xA, None, 13, 9, EXACT);
+        let e = t.probe(0xA).unwrap();
+        assert_eq!((unpack(e.step), e.score), (Some(step), 13));
+        // In a later search the old results count OLD_ENTRY_PENALTY turns shallower: the old quiescence result
+        // goes first, then the deep one gives way to results as deep as it is worth.
+        t.next_generation();
+        t.store(0xC, None, 5, 1, UPPER);
+        assert!(t.probe(0xA).is_some() && t.probe(0xC).is_some() && t.probe(0xB00 + 99).is_none());
+        t.store(0xD, None, 5, 9 - OLD_ENTRY_PENALTY, UPPER);
+        assert!(t.probe(0xA).is_some() && t.probe(0xC).is_none());
+        t.store(0xE, None, 5, 9 - OLD_ENTRY_PENALTY + 1, UPPER);
+        assert!(t.probe(0xA).is_none() && t.probe(0xD).is_some() && t.probe(0xE).is_some());
     }
 
     #[test]

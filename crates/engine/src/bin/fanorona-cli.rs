@@ -141,8 +141,9 @@ enum Command {
         /// Node budget of each position in the depth report (deeper iterations are not started past it).
         #[arg(long, default_value_t = 30_000_000)]
         max_nodes: u64,
-        /// Search options of the depth report (see `sprt --a`).
-        #[arg(long, default_value = "max")]
+        /// Search options of the depth report (see `sprt --a`; default: full strength as the protocol plays it,
+        /// without the tablebase).
+        #[arg(long, default_value = fanorona_engine::protocol::FULL_STRENGTH)]
         engine: String,
     },
     /// Sequential probability ratio test: engine A against engine B over the opening book, each opening with
