@@ -39,7 +39,15 @@ struct Spec {
     noise: i32,
     /// Chance of stopping a relay early, as if its continuation went unseen.
     relay_cut: f64,
+    /// Searches as full strength does ([`crate::protocol::FULL_STRENGTH`]): quiescence over at most two turns of
+    /// captures and the whole time budget spent. Master only, so that it stays clearly above Advanced (with the
+    /// faster search of 2026-11-25 it scored 63% against it without; STRENGTH.md).
+    full_strength: bool,
 }
+
+/// The quiescence turns of full strength (`qs-turns=2` in [`crate::protocol::FULL_STRENGTH`]), which Master
+/// plays with too.
+const FULL_STRENGTH_QS_TURNS: u32 = 2;
 
 impl Level {
     /// All levels, weakest first.
@@ -68,11 +76,11 @@ impl Level {
 
     fn spec(self) -> Spec {
         match self {
-            Level::Beginner => Spec { depth: 1, movetime: None, noise: 220, relay_cut: 0.45 },
-            Level::Novice => Spec { depth: 2, movetime: None, noise: 90, relay_cut: 0.2 },
-            Level::Intermediate => Spec { depth: 3, movetime: None, noise: 25, relay_cut: 0.05 },
-            Level::Advanced => Spec { depth: 6, movetime: Some(300), noise: 0, relay_cut: 0.0 },
-            Level::Master => Spec { depth: 64, movetime: Some(1500), noise: 0, relay_cut: 0.0 },
+            Level::Beginner => Spec { depth: 1, movetime: None, noise: 220, relay_cut: 0.45, full_strength: false },
+            Level::Novice => Spec { depth: 2, movetime: None, noise: 90, relay_cut: 0.2, full_strength: false },
+            Level::Intermediate => Spec { depth: 3, movetime: None, noise: 25, relay_cut: 0.05, full_strength: false },
+            Level::Advanced => Spec { depth: 5, movetime: Some(300), noise: 0, relay_cut: 0.0, full_strength: false },
+            Level::Master => Spec { depth: 64, movetime: Some(1500), noise: 0, relay_cut: 0.0, full_strength: true },
         }
     }
 
@@ -229,6 +237,10 @@ impl Thinking {
             None
         };
         searcher.set_oracle(oracle);
+        if spec.full_strength {
+            searcher.qs_max_turns = searcher.qs_max_turns.min(FULL_STRENGTH_QS_TURNS);
+            searcher.use_partial = true;
+        }
         let mut rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
         let book = searcher.opening_book().filter(|_| level == Level::Master).and_then(|b| b.choose(pos, &mut rng));
         let phase = if let Some(turn) = book {
