@@ -235,17 +235,28 @@ impl Player {
     }
 }
 
+/// How long an engine program may take to answer `isready` or `go` (its search's own budget is far shorter):
+/// past it, the program has hung and loses the game.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// A running engine program and its pipes.
 struct External {
     child: std::process::Child,
     input: std::process::ChildStdin,
-    output: std::io::BufReader<std::process::ChildStdout>,
+    /// The program's output lines, read on a thread of their own so that a silent program can time out.
+    lines: mpsc::Receiver<String>,
+    timeout: Duration,
     name: String,
 }
 
 impl External {
     /// Starts `command` and waits for its `readyok` (its endgame table loaded).
     fn start(command: &[String]) -> Result<External, String> {
+        External::start_with_timeout(command, ANSWER_TIMEOUT)
+    }
+
+    fn start_with_timeout(command: &[String], timeout: Duration) -> Result<External, String> {
+        use std::io::BufRead;
         use std::process::{Command, Stdio};
         let name = command.join(" ");
         let mut child = Command::new(&command[0])
@@ -258,7 +269,16 @@ impl External {
         let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(format!("{name:?}: no pipes"));
         };
-        let mut x = External { child, input, output: std::io::BufReader::new(output), name };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut x = External { child, input, lines, timeout, name };
         x.send("isready")?;
         x.expect(|line| (line == "readyok").then_some(()))?;
         Ok(x)
@@ -269,16 +289,18 @@ impl External {
         writeln!(self.input, "{line}").and_then(|_| self.input.flush()).map_err(|e| format!("{}: {e}", self.name))
     }
 
-    /// Reads lines until `want` accepts one; an end of output is an error.
+    /// Reads lines until `want` accepts one; an end of output, or no such line within the timeout, is an error.
     fn expect<T>(&mut self, mut want: impl FnMut(&str) -> Option<T>) -> Result<T, String> {
-        use std::io::BufRead;
-        let mut line = String::new();
+        let end = std::time::Instant::now() + self.timeout;
         loop {
-            line.clear();
-            let n = self.output.read_line(&mut line).map_err(|e| format!("{}: {e}", self.name))?;
-            if n == 0 {
-                return Err(format!("{}: the program ended", self.name));
-            }
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(format!("{}: no answer within {} s", self.name, self.timeout.as_secs_f64()));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(format!("{}: the program ended", self.name)),
+            };
             if let Some(x) = want(line.trim()) {
                 return Ok(x);
             }
@@ -685,6 +707,13 @@ mod tests {
         // A truncated last line (cut in the middle of a step) is caught as well.
         let cut = "d3-e3A, c3-d";
         assert_eq!(Book::parse(cut).unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn a_silent_program_times_out() {
+        // `cat` echoes `isready` back but never says `readyok`.
+        let e = External::start_with_timeout(&["cat".to_string()], Duration::from_millis(200)).err().unwrap();
+        assert!(e.contains("no answer"), "{e}");
     }
 
     #[test]
