@@ -387,6 +387,9 @@ pub struct Searcher {
     pub qs_max_turns: u32,
     /// Experimental: whether quiescence nodes use the transposition table.
     pub qs_table: bool,
+    /// Experimental (option `progress=N`, 0 off): leaf scores shrink towards a draw from N turns without a
+    /// capture on ([`Searcher::progress_scale`]).
+    pub progress_from: i32,
     /// Whether the quiescence leaves the table alone within a relay (mid-turn positions: they seldom
     /// transpose, and their probes, each a miss in memory, were much of its time; option `qs-relay-skip=0` turns
     /// it off).
@@ -516,6 +519,7 @@ impl Searcher {
             lmr: false,
             qs_table: true,
             qs_relay_skip: true,
+            progress_from: 0,
             eval: EvalKind::Full,
             use_killers: true,
             capture_gain: 0,
@@ -576,6 +580,7 @@ impl Searcher {
                     self.qs_max_turns = fresh.qs_max_turns;
                     self.qs_table = fresh.qs_table;
                     self.qs_relay_skip = fresh.qs_relay_skip;
+                    self.progress_from = fresh.progress_from;
                     self.lmr = fresh.lmr;
                     self.threat_weight = fresh.threat_weight;
                     self.contempt = fresh.contempt;
@@ -654,6 +659,7 @@ impl Searcher {
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
                 "qs-relay-skip" => self.qs_relay_skip = flag()?,
+                "progress" => self.progress_from = number()?.max(0),
                 "tt-single" => self.tt.single.store(flag()?, Ordering::Relaxed),
                 "lmr" => self.lmr = flag()?,
                 "nolmr" => self.lmr = false,
@@ -855,6 +861,7 @@ impl Searcher {
         self.qs_max_turns = main.qs_max_turns;
         self.qs_table = main.qs_table;
         self.qs_relay_skip = main.qs_relay_skip;
+        self.progress_from = main.progress_from;
         self.lmr = main.lmr;
         self.threat_weight = main.threat_weight;
         self.eval = main.eval;
@@ -1112,6 +1119,14 @@ impl Searcher {
         None
     }
 
+    /// The share `num / den` of a leaf's score kept `quiet` turns after the last capture, with option
+    /// `progress=N`: all of it for N turns, then less and less until the no-capture limit, where the game is drawn
+    /// (a lead that makes no progress is worth less, as the draw comes nearer). None: the whole score.
+    fn progress_scale(&self, quiet: u32) -> Option<(i32, i32)> {
+        let (from, limit, q) = (self.progress_from, i32::from(self.draw.no_capture_turns), quiet as i32);
+        (from > 0 && limit > from && q > from).then(|| ((limit - q).max(1), limit - from))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -1133,6 +1148,15 @@ impl Searcher {
                 return s;
             }
             if depth <= 0 {
+                if let Some((num, den)) = self.progress_scale(quiet) {
+                    // The leaf's score is scaled by num/den: search it with the window scaled the other way, so
+                    // that its bounds still mean what the parent's window asks.
+                    let widen = |x: i32| {
+                        if x.abs() >= WIN_BOUND { x } else { (x * den / num).clamp(-WIN_BOUND + 1, WIN_BOUND - 1) }
+                    };
+                    let s = self.quiesce(pos, widen(alpha), widen(beta), sply, tply, 0);
+                    return if s.abs() >= WIN_BOUND { s } else { s * num / den };
+                }
                 return self.quiesce(pos, alpha, beta, sply, tply, 0);
             }
         }
@@ -1809,6 +1833,28 @@ mod tests {
         assert!(t.probe(0x1234).is_none());
         t.clear();
         assert!(t.probe(0).is_none(), "an empty slot matches no key, not even 0");
+    }
+
+    #[test]
+    fn with_progress_a_lead_that_makes_no_progress_is_worth_less() {
+        let mut s = Searcher::new(1);
+        s.configure("max,progress=20").unwrap();
+        assert_eq!(s.progress_scale(20), None);
+        assert_eq!(s.progress_scale(60), Some((40, 80)));
+        assert_eq!(s.progress_scale(99), Some((1, 80)));
+        // White three pieces up, far from any capture: the same search scores it lower the longer the
+        // game has gone without a capture (the earlier positions' hashes stand for those turns).
+        let p = Position::from_fen("W7W/9/9/9/B3W3W w").unwrap();
+        let score = |s: &mut Searcher, quiet: u64| {
+            s.clear();
+            let history: Vec<u64> = (1..=quiet).collect();
+            s.search(&p, &history, Limits::depth(2), |_| {}).score
+        };
+        let fresh = score(&mut s, 0);
+        let late = score(&mut s, 80);
+        assert!(fresh > 200 && late > 0 && late < fresh / 2, "{fresh} {late}");
+        s.configure("progress=0").unwrap();
+        assert_eq!(score(&mut s, 80), fresh, "off: the count does not matter");
     }
 
     #[test]
