@@ -39,15 +39,11 @@ struct Spec {
     noise: i32,
     /// Chance of stopping a relay early, as if its continuation went unseen.
     relay_cut: f64,
-    /// Searches as full strength does ([`crate::protocol::FULL_STRENGTH`]): quiescence over at most two turns of
-    /// captures and the whole time budget spent. Master only, so that it stays clearly above Advanced (with the
+    /// Searches with full strength's options ([`crate::protocol::FULL_STRENGTH_EXTRAS`]): quiescence over at most
+    /// two turns of captures and the whole time budget spent. Master only, so that it stays clearly above Advanced (with the
     /// faster search of 2026-11-25 it scored 63% against it without; STRENGTH.md).
     full_strength: bool,
 }
-
-/// The quiescence turns of full strength (`qs-turns=2` in [`crate::protocol::FULL_STRENGTH`]), which Master
-/// plays with too.
-const FULL_STRENGTH_QS_TURNS: u32 = 2;
 
 impl Level {
     /// All levels, weakest first.
@@ -238,8 +234,7 @@ impl Thinking {
         };
         searcher.set_oracle(oracle);
         if spec.full_strength {
-            searcher.qs_max_turns = searcher.qs_max_turns.min(FULL_STRENGTH_QS_TURNS);
-            searcher.use_partial = true;
+            searcher.configure(crate::protocol::FULL_STRENGTH_EXTRAS).expect("the full-strength options are valid");
         }
         let mut rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
         let book = searcher.opening_book().filter(|_| level == Level::Master).and_then(|b| b.choose(pos, &mut rng));

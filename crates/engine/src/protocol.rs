@@ -33,6 +33,10 @@ use std::time::Duration;
 /// [+4.0, +32.0] in 792 games at 60,000 nodes a turn, SPRT H1).
 pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2";
 
+/// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent and a quiescence
+/// over at most two turns of captures. Master plays with them too ([`crate::levels::Level::Master`]).
+pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2";
+
 /// Where protocol output goes; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
@@ -345,6 +349,11 @@ mod tests {
         assert_eq!(time_for_turn(900, 10_000), 300 - 5);
         // Nearly flagged: still a positive budget.
         assert_eq!(time_for_turn(3, 0), 1);
+    }
+
+    #[test]
+    fn full_strength_is_the_defaults_and_its_extras() {
+        assert_eq!(FULL_STRENGTH, format!("max,{FULL_STRENGTH_EXTRAS}"));
     }
 
     #[test]
