@@ -105,12 +105,22 @@ impl Book {
         s
     }
 
-    /// Generates `count` balanced openings of 4 to 6 turns: each turn is drawn among those a `depth`-turn search
-    /// scores within a piece and a half of the best (closer choices give too few distinct openings), and the opening is kept when a search of `depth` + 1 turns scores its
-    /// final position within `margin` hundredths of a piece of even. Reproducible from `seed`. The searches
-    /// follow forced captures for at most two turns, and a final search that needs more than a few million
-    /// nodes drops the opening: a few positions of exchanges would otherwise take minutes each.
-    pub fn generate(count: usize, depth: u32, margin: i32, seed: u64, mut progress: impl FnMut(usize, usize)) -> Book {
+    /// Generates `count` openings of 4 to 6 turns: each turn is drawn among those a `depth`-turn search scores
+    /// within a piece and a half of the best (closer choices give too few distinct openings), and the opening is
+    /// kept when a search of `depth` + 1 turns scores its final position, from either side, at least `min` and at
+    /// most `margin` hundredths of a piece away from even. `min` = 0 gives balanced openings; a window such as
+    /// 60–150 gives openings where one side is ahead (as fishtest's "unbalanced human openings"): each is played
+    /// with both colours, so a pair is decided by which engine converts the better side or holds the worse one,
+    /// and fewer pairs end even than from balanced openings. Reproducible from `seed`. The searches follow forced
+    /// captures for at most two turns, and a final search that needs more than a few million nodes drops the
+    /// opening: a few positions of exchanges would otherwise take minutes each.
+    pub fn generate(
+        count: usize,
+        depth: u32,
+        (min, margin): (i32, i32),
+        seed: u64,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Book {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut searcher = Searcher::new(16);
@@ -138,7 +148,7 @@ impl Book {
             }
             let limits = Limits { depth: Some(depth + 1), nodes: Some(4_000_000), ..Limits::default() };
             let r = searcher.search(game.position(), &history_hashes(&game), limits, |_| {});
-            if r.depth == depth + 1 && r.score.abs() <= margin {
+            if r.depth == depth + 1 && (min..=margin).contains(&r.score.abs()) {
                 openings.push(game.turns().to_vec());
                 progress(openings.len(), tries);
             }
@@ -686,6 +696,35 @@ mod tests {
         assert!(book.openings.iter().all(|o| (4..=6).contains(&o.len())));
         // The text round-trips.
         assert_eq!(Book::parse(&book.to_text("header")).unwrap(), book);
+    }
+
+    #[test]
+    fn generated_openings_end_inside_their_score_window() {
+        // Depth 2 keeps the test quick; the window is checked again by an independent search of the same depth.
+        let (depth, window) = (2, (60, 400));
+        let book = Book::generate(3, depth, window, 7, |_, _| {});
+        assert_eq!(book.openings.len(), 3);
+        let mut searcher = Searcher::new(16);
+        searcher.configure("max,qs-turns=2").unwrap();
+        for o in &book.openings {
+            let mut game = Game::new(Rules::default());
+            for t in o {
+                game.play_turn(t).unwrap();
+            }
+            let limits = Limits { depth: Some(depth + 1), ..Limits::default() };
+            let r = searcher.search(game.position(), &history_hashes(&game), limits, |_| {});
+            assert!((window.0..=window.1).contains(&r.score.abs()), "{o:?} scores {}", r.score);
+        }
+        // Balanced ones stay within their margin.
+        for o in &Book::generate(2, depth, (0, 30), 7, |_, _| {}).openings {
+            let mut game = Game::new(Rules::default());
+            for t in o {
+                game.play_turn(t).unwrap();
+            }
+            let limits = Limits { depth: Some(depth + 1), ..Limits::default() };
+            let r = searcher.search(game.position(), &history_hashes(&game), limits, |_| {});
+            assert!(r.score.abs() <= 30, "{o:?} scores {}", r.score);
+        }
     }
 
     #[test]
