@@ -30,7 +30,7 @@ fn main() -> AppExit {
         .add_plugins(logging(DefaultPlugins.set(task_pools())).set(WindowPlugin {
             primary_window: Some(Window {
                 title: "Fanorona".into(),
-                resolution: (1280, 800).into(),
+                resolution: fanorona::platform::web::initial_window_size((1280, 800)).into(),
                 // On the web: the page's canvas, following its element so the board fits narrow screens, and
                 // keeping touches and keys for the game (no page scrolling or zooming under a finger).
                 canvas: Some("#bevy".into()),

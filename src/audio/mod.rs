@@ -98,8 +98,14 @@ pub fn plugin(app: &mut App) {
         .add_audio_channel::<Music>()
         .init_resource::<SoundSettings>()
         .init_resource::<MusicOn>()
-        .add_systems(Startup, make_sounds)
+        // In the browser the synthesis (about 80 ms there) waits for the first picture: see `first_picture_shown`.
+        .add_systems(
+            PreUpdate,
+            make_sounds.run_if(not(resource_exists::<Sounds>)).run_if(|| crate::platform::web::first_picture_shown()),
+        )
         .add_systems(OnEnter(Screen::Title), start_music)
+        // Sounds made after the title was entered (in the browser) start its music then.
+        .add_systems(Update, start_music.run_if(resource_added::<Sounds>).run_if(in_state(Screen::Title)))
         .add_systems(OnEnter(Screen::Playing), stop_music)
         .add_message::<Cue>()
         .add_systems(Update, (apply_volume, (cue_game_sounds, play_cues).chain().in_set(GameSet::Present)))

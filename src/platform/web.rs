@@ -92,6 +92,24 @@ pub fn args() -> Vec<String> {
     std::env::args().collect()
 }
 
+/// The size the game's window starts at, in logical pixels: on the web the page's viewport, which the canvas
+/// fills (`#game` is fixed to it), so that the first frames are laid out for the size they are shown at. Starting
+/// at the desktop's size and fitting the canvas a frame later drew the first complete frame with egui's windows
+/// in their places for the other size. On the desktop (or should the page give no size) `desktop`.
+pub fn initial_window_size(desktop: (u32, u32)) -> (u32, u32) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let viewport = web_sys::window().and_then(|w| {
+            let width = w.inner_width().ok()?.as_f64()?;
+            let height = w.inner_height().ok()?.as_f64()?;
+            (width >= 1.0 && height >= 1.0).then(|| (width.round() as u32, height.round() as u32))
+        });
+        viewport.unwrap_or(desktop)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    desktop
+}
+
 /// Adds the page events.
 pub fn plugin(app: &mut App) {
     // Only a page listens: the desktop game does not pay for them every frame.
@@ -115,46 +133,52 @@ pub fn plugin(app: &mut App) {
 /// Whether "ready" has been said (by the render world, or by the main world's fallback).
 static READY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether the first complete picture is on screen: always on the desktop; in the browser once "ready" has been
+/// said. Start-up work that the first picture does not need waits for it there (the sounds: a browser plays
+/// none before the player's first gesture anyway).
+pub fn first_picture_shown() -> bool {
+    !IN_BROWSER || READY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 fn say_ready(how: &str) {
     if !READY.swap(true, std::sync::atomic::Ordering::Relaxed) {
         event("ready", how);
     }
 }
 
-/// Frames a pipeline may wait for its shader before "ready" stops waiting for it: a shader that has not loaded by
-/// then is not one the first picture draws with (on WebGL one such pipeline waits for good).
-const SHADER_WAIT_FRAMES: u32 = 3;
-
-/// Says "ready" at the end of the first frame drawn with every render pipeline in place: a pipeline finished in
-/// one frame draws from the next, and until then the board or the menus are missing from the picture. A pipeline
-/// still being created always counts; one only waiting for its shader counts for [`SHADER_WAIT_FRAMES`]. Also
-/// reports the first frames ("boot") for the load-time figures of the end-to-end test, and at the 8th frame the
-/// pipelines still waiting, by label.
+/// Says "ready" at the end of the first frame drawn with every render pipeline in place. In the browser a
+/// pipeline is created synchronously by the pipeline cache's queue step, which runs just before the frame is
+/// drawn (`bevy_render`'s `create_pipeline_task` on wasm32), so the frame in which the last one is created is
+/// the first complete picture; until then the board or the menus are missing from it. Compute pipelines do not
+/// count where the device has no compute shaders (WebGL 2, our browser build): bevy_render queues one there
+/// ("sparse buffer update pipeline") whose shader never comes. Also reports the first frames ("boot") for the
+/// load-time figures of the end-to-end test, and at the 8th frame the pipelines still waiting, by label.
 fn announce_drawn(
     cache: Res<bevy::render::render_resource::PipelineCache>,
+    adapter: Res<bevy::render::renderer::RenderAdapter>,
     mut frame: Local<u32>,
-    mut settled: Local<bool>,
-    mut waited: Local<bevy::platform::collections::HashMap<usize, u32>>,
 ) {
     use bevy::render::render_resource::{CachedPipelineState, PipelineDescriptor};
     *frame += 1;
+    let compute = adapter
+        .get_downlevel_capabilities()
+        .flags
+        .contains(bevy::render::render_resource::DownlevelFlags::COMPUTE_SHADERS);
     let pipelines: Vec<_> = cache.pipelines().collect();
-    let mut pending = 0;
-    let mut still = bevy::platform::collections::HashMap::default();
-    for id in cache.waiting_pipelines() {
-        let frames = waited.get(&id).copied().unwrap_or(0) + 1;
-        still.insert(id, frames);
-        let creating = matches!(pipelines.get(id).map(|p| &p.state), Some(CachedPipelineState::Creating(_)));
-        if creating || frames <= SHADER_WAIT_FRAMES {
-            pending += 1;
-        }
-    }
-    *waited = still;
+    let waiting: Vec<usize> = cache.waiting_pipelines().collect();
+    let pending = waiting
+        .iter()
+        .filter(|&&id| match pipelines.get(id) {
+            Some(p) => compute || matches!(p.descriptor, PipelineDescriptor::RenderPipelineDescriptor(_)),
+            None => true,
+        })
+        .filter(|&&id| !matches!(pipelines.get(id).map(|p| &p.state), Some(CachedPipelineState::Ok(_))))
+        .count();
     if *frame <= 8 {
         let mut detail =
-            format!("frame {} pipelines {} waiting {} pending {pending}", *frame, pipelines.len(), waited.len());
+            format!("frame {} pipelines {} waiting {} pending {pending}", *frame, pipelines.len(), waiting.len());
         if *frame == 8 {
-            for id in waited.keys() {
+            for id in &waiting {
                 let label = match pipelines.get(*id).map(|p| &p.descriptor) {
                     Some(PipelineDescriptor::RenderPipelineDescriptor(d)) => {
                         d.label.as_deref().unwrap_or("?").to_string()
@@ -169,10 +193,9 @@ fn announce_drawn(
         }
         event("boot", &detail);
     }
-    if *settled {
+    if !pipelines.is_empty() && pending == 0 {
         say_ready("drawn");
     }
-    *settled = !pipelines.is_empty() && pending == 0;
 }
 
 /// Says where each point of the board is on the page (CSS pixels), whenever that changes: what a test needs to

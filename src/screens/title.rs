@@ -33,6 +33,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                settle_first_layout,
                 title.run_if(in_state(Screen::Title)),
                 setup_screen.run_if(in_state(Screen::Setup)),
                 rules_screen.run_if(in_state(Screen::Rules)),
@@ -56,6 +57,7 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) {
     let Ok(ctx) = contexts.ctx_mut() else { return };
     *done = true;
     ctx.set_fonts(crate::screens::fonts::definitions());
+    ctx.options_mut(|o| o.max_passes = FIRST_LAYOUT_PASSES);
     let mut visuals = egui::Visuals::dark();
     visuals.window_fill = egui::Color32::from_rgba_unmultiplied(38, 28, 22, 250);
     visuals.panel_fill = egui::Color32::from_rgb(34, 26, 21);
@@ -66,6 +68,22 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) {
         s.spacing.button_padding = egui::vec2(10.0, 5.0);
         s.spacing.item_spacing = egui::vec2(8.0, 6.0);
     });
+}
+
+/// Passes egui may run within one frame (its default is 2); [`settle_first_layout`] uses them all once.
+const FIRST_LAYOUT_PASSES: std::num::NonZeroUsize = std::num::NonZeroUsize::new(3).unwrap();
+
+/// Lays the first frame out until it has settled: a new egui window is measured invisibly in its first pass and
+/// placed from that size in the next, and a centred one lands in its place only a pass later. egui spreads those
+/// passes over frames, so the first picture showed the menu off centre, in the browser for the half second that
+/// a frame takes there in software rendering. Discarding the context's first passes runs them within the first
+/// frame instead (a few milliseconds, once).
+fn settle_first_layout(mut contexts: EguiContexts) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if ctx.cumulative_pass_nr() + 1 < FIRST_LAYOUT_PASSES.get() as u64 {
+        ctx.request_discard("the first frame's layout");
+    }
+    Ok(())
 }
 
 /// The title plays a CPU-vs-CPU game behind the menu.

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "./server.mjs";
-import { fail, gamePage, launch, notBlank } from "./lib.mjs";
+import { fail, gamePage, launch, notBlank, samePixels } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, "..", "dist");
@@ -54,6 +54,13 @@ function browserCpuMs() {
 const cpuDelta = (a, b) => Object.fromEntries(Object.keys(b).map(k => [k, b[k] - (a[k] || 0)]));
 
 const { context, close } = await launch({ width: vw, height: vh });
+// The picture of the frame that says "ready", read from the canvas while that frame is still in it (the event is
+// sent from inside the frame, before the browser presents and clears it): "ready" must mean a complete picture.
+await context.addInitScript(() => {
+  window.addEventListener("fanorona-ready", () => {
+    try { window.__readyPicture = document.getElementById("bevy").toDataURL("image/png"); } catch (e) { window.__readyPicture = String(e); }
+  }, { once: true });
+});
 const figures = {};
 try {
   const page = context.pages()[0] || await context.newPage();
@@ -92,6 +99,17 @@ try {
   await page.waitForTimeout(1500);
   const title = await page.screenshot({ path: path.join(out, "title.png") });
   notBlank(title, "the title");
+  // The frame that said "ready" already shows what the title shows 1.5 s later (the board, the menu), apart from
+  // the pieces that the CPU game behind the menu has moved since.
+  const atReady = await page.evaluate(() => window.__readyPicture || "");
+  if (!atReady.startsWith("data:image/png;base64,")) fail(`no picture of the ready frame: ${atReady.slice(0, 80)}`);
+  const readyPng = Buffer.from(atReady.slice(atReady.indexOf(",") + 1), "base64");
+  fs.writeFileSync(path.join(out, "ready-frame.png"), readyPng);
+  notBlank(readyPng, "the frame that said ready");
+  figures.ready_frame_same = samePixels(readyPng, title);
+  if (figures.ready_frame_same < 0.85) {
+    fail(`the frame that said ready is not the title's picture: ${(100 * figures.ready_frame_same).toFixed(1)}% of its pixels match (ready-frame.png, title.png)`);
+  }
 
   // The web app: the manifest parses, Chromium would install it, and the service worker (registered once the
   // game runs) is active with this version's files in its cache.

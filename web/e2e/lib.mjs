@@ -261,3 +261,16 @@ export function notBlank(png, what) {
   if (s.colours < 20 || s.dominant > 0.9) fail(`${what} looks blank: ${JSON.stringify(s)}`);
   return s;
 }
+
+/// The share of pixels two pictures of the same size have in common (each channel within 24 of the other's), or 0
+/// when their sizes differ.
+export function samePixels(pngA, pngB) {
+  const a = decodePng(pngA), b = decodePng(pngB);
+  if (a.width !== b.width || a.height !== b.height) return 0;
+  let same = 0;
+  for (let i = 0; i < a.width * a.height; i++) {
+    const oa = i * a.channels, ob = i * b.channels;
+    if ([0, 1, 2].every(c => Math.abs(a.px[oa + c] - b.px[ob + c]) <= 24)) same++;
+  }
+  return same / (a.width * a.height);
+}
