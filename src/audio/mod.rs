@@ -101,7 +101,7 @@ pub fn plugin(app: &mut App) {
         // In the browser the synthesis (about 80 ms there) waits for the first picture: see `first_picture_shown`.
         .add_systems(
             PreUpdate,
-            make_sounds.run_if(not(resource_exists::<Sounds>)).run_if(|| crate::platform::web::first_picture_shown()),
+            make_sounds.run_if(not(resource_exists::<Sounds>)).run_if(crate::platform::web::first_picture_shown),
         )
         .add_systems(OnEnter(Screen::Title), start_music)
         // Sounds made after the title was entered (in the browser) start its music then.

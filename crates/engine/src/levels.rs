@@ -159,6 +159,25 @@ impl Searcher {
         out
     }
 
+    /// [`Searcher::score_turns`] with at most `max_nodes` nodes for each turn's search: None when one needs more
+    /// (a few positions of long exchanges take minutes at depths that take milliseconds elsewhere).
+    pub fn score_turns_within(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        depth: u32,
+        max_nodes: u64,
+    ) -> Option<Vec<(Turn, i32)>> {
+        let hist = turn_history(pos, history);
+        let mut out = Vec::new();
+        for t in pos.legal_turns() {
+            let s = self.score_turn_within(pos, &hist, &t, depth, max_nodes)?;
+            out.push((t, s));
+        }
+        out.sort_by_key(|a| std::cmp::Reverse(a.1));
+        Some(out)
+    }
+
     /// The score of playing `turn` in `pos` from a search of `depth` turns (the turn included); `hist` is
     /// [`turn_history`] of `pos`.
     fn score_turn(&mut self, pos: &Position, hist: &[u64], turn: &Turn, depth: u32) -> i32 {
@@ -171,6 +190,26 @@ impl Searcher {
             // Draws are judged for the side choosing the turn.
             self.root_side = pos.side_to_move();
             -self.fixed_depth(&c, h, depth.saturating_sub(1))
+        }
+    }
+
+    /// [`Searcher::score_turn`] within `max_nodes` nodes: None when its search needs more.
+    fn score_turn_within(
+        &mut self,
+        pos: &Position,
+        hist: &[u64],
+        turn: &Turn,
+        depth: u32,
+        max_nodes: u64,
+    ) -> Option<i32> {
+        let mut c = *pos;
+        c.play_turn(turn).expect("generated turns are legal");
+        let h: &[u64] = if turn.is_capture() { &[] } else { hist };
+        if c.is_lost() {
+            Some(crate::search::WIN - 1)
+        } else {
+            self.root_side = pos.side_to_move();
+            self.fixed_depth_within(&c, h, depth.saturating_sub(1), max_nodes).map(|s| -s)
         }
     }
 }

@@ -1005,7 +1005,24 @@ impl Searcher {
 
     /// [`Searcher::search_at_depth`] for the side the caller set in `root_side` (whose draws get contempt).
     pub(crate) fn fixed_depth(&mut self, pos: &Position, history: &[u64], depth: u32) -> i32 {
-        self.begin(Limits::default(), Instant::now());
+        self.fixed_depth_unchecked(pos, history, depth, u64::MAX)
+    }
+
+    /// [`Searcher::fixed_depth`] within `max_nodes` nodes: None when the search needs more.
+    pub(crate) fn fixed_depth_within(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        depth: u32,
+        max_nodes: u64,
+    ) -> Option<i32> {
+        let score = self.fixed_depth_unchecked(pos, history, depth, max_nodes);
+        (!self.aborted).then_some(score)
+    }
+
+    fn fixed_depth_unchecked(&mut self, pos: &Position, history: &[u64], depth: u32, max_nodes: u64) -> i32 {
+        let limits = Limits { nodes: (max_nodes < u64::MAX).then_some(max_nodes), ..Limits::default() };
+        self.begin(limits, Instant::now());
         self.path.clear();
         self.path.extend_from_slice(history);
         if depth == 0 {

@@ -19,8 +19,13 @@ use std::time::Duration;
 /// The committed book of balanced openings (see [`Book::parse`] for the format).
 pub const OPENINGS: &str = include_str!("../data/openings.txt");
 
-/// Turns of a generated opening are drawn among those within this much of the best (hundredths of a piece).
-const CHOICE_MARGIN: i32 = 150;
+/// Nodes at most for the search of one candidate turn of a generated opening: the rare position that needs more
+/// (long exchanges) ends that opening, which is then dropped for having too few turns or kept if it has 4.
+const TURN_NODES: u64 = 2_000_000;
+
+/// Turns of a generated opening are drawn by default among those within this much of the best (hundredths of a
+/// piece).
+pub const CHOICE_MARGIN: i32 = 150;
 
 /// A book of openings: turn sequences from the start position under the default rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,18 +111,21 @@ impl Book {
     }
 
     /// Generates `count` openings of 4 to 6 turns: each turn is drawn among those a `depth`-turn search scores
-    /// within a piece and a half of the best (closer choices give too few distinct openings), and the opening is
+    /// within `choice` hundredths of a piece of the best ([`CHOICE_MARGIN`] by default: closer choices give too
+    /// few distinct openings), and the opening is
     /// kept when a search of `depth` + 1 turns scores its final position, from either side, at least `min` and at
     /// most `margin` hundredths of a piece away from even. `min` = 0 gives balanced openings; a window such as
     /// 60–150 gives openings where one side is ahead (as fishtest's "unbalanced human openings"): each is played
     /// with both colours, so a pair is decided by which engine converts the better side or holds the worse one,
     /// and fewer pairs end even than from balanced openings. Reproducible from `seed`. The searches follow forced
-    /// captures for at most two turns, and a final search that needs more than a few million nodes drops the
-    /// opening: a few positions of exchanges would otherwise take minutes each.
+    /// captures for at most two turns; a turn's search that needs more than [`TURN_NODES`] ends the opening there,
+    /// and a final search that needs more than a few million nodes drops it: a few positions of exchanges would
+    /// otherwise take minutes each.
     pub fn generate(
         count: usize,
         depth: u32,
         (min, margin): (i32, i32),
+        choice: i32,
         seed: u64,
         mut progress: impl FnMut(usize, usize),
     ) -> Book {
@@ -134,9 +142,11 @@ impl Book {
             let n = rng.random_range(4..=6);
             for _ in 0..n {
                 let pos = *game.position();
-                let scored = searcher.score_turns(&pos, &history_hashes(&game), depth);
+                let Some(scored) = searcher.score_turns_within(&pos, &history_hashes(&game), depth, TURN_NODES) else {
+                    break;
+                };
                 let Some(best) = scored.first().map(|s| s.1) else { break };
-                let sound: Vec<&(Turn, i32)> = scored.iter().filter(|s| s.1 >= best - CHOICE_MARGIN).collect();
+                let sound: Vec<&(Turn, i32)> = scored.iter().filter(|s| s.1 >= best - choice).collect();
                 let t = sound[rng.random_range(0..sound.len())].0.clone();
                 game.play_turn(&t).expect("scored turns are legal");
                 if game.is_over() {
@@ -702,7 +712,7 @@ mod tests {
     fn generated_openings_end_inside_their_score_window() {
         // Depth 2 keeps the test quick; the window is checked again by an independent search of the same depth.
         let (depth, window) = (2, (60, 400));
-        let book = Book::generate(3, depth, window, 7, |_, _| {});
+        let book = Book::generate(3, depth, window, CHOICE_MARGIN, 7, |_, _| {});
         assert_eq!(book.openings.len(), 3);
         let mut searcher = Searcher::new(16);
         searcher.configure("max,qs-turns=2").unwrap();
@@ -716,7 +726,7 @@ mod tests {
             assert!((window.0..=window.1).contains(&r.score.abs()), "{o:?} scores {}", r.score);
         }
         // Balanced ones stay within their margin.
-        for o in &Book::generate(2, depth, (0, 30), 7, |_, _| {}).openings {
+        for o in &Book::generate(2, depth, (0, 30), CHOICE_MARGIN, 7, |_, _| {}).openings {
             let mut game = Game::new(Rules::default());
             for t in o {
                 game.play_turn(t).unwrap();
