@@ -146,7 +146,8 @@ impl Book {
                     break;
                 };
                 let Some(best) = scored.first().map(|s| s.1) else { break };
-                let sound: Vec<&(Turn, i32)> = scored.iter().filter(|s| s.1 >= best - choice).collect();
+                // The best turn is always among them (a negative `choice` counts as 0).
+                let sound: Vec<&(Turn, i32)> = scored.iter().filter(|s| s.1 >= best - choice.max(0)).collect();
                 let t = sound[rng.random_range(0..sound.len())].0.clone();
                 game.play_turn(&t).expect("scored turns are legal");
                 if game.is_over() {

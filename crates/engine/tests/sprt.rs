@@ -50,3 +50,15 @@ fn a_program_that_cannot_play_stops_the_test_without_a_game() {
     assert!("exe:".parse::<fanorona_engine::sprt::Engine>().is_err());
     assert!("exe:   ".parse::<fanorona_engine::sprt::Engine>().is_err());
 }
+
+#[test]
+fn the_opening_generator_rejects_a_bad_window_with_a_message() {
+    let cli = env!("CARGO_BIN_EXE_fanorona-cli");
+    for args in [["--min=200", "--margin=100"], ["--choice=-5", "--count=1"], ["--min=-1", "--count=1"]] {
+        let out = std::process::Command::new(cli).arg("openings").args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--min") || err.contains("--choice"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

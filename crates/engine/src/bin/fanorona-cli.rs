@@ -600,6 +600,9 @@ fn run(command: Command) -> Result<(), String> {
             if min > margin {
                 return Err(format!("--min {min} is above --margin {margin}"));
             }
+            if min < 0 || choice < 0 {
+                return Err(format!("--min ({min}) and --choice ({choice}) cannot be negative"));
+            }
             let t0 = Instant::now();
             let book = sprt::Book::generate(count, depth, (min, margin), choice, seed, |n, tries| {
                 if n % 50 == 0 {
