@@ -181,16 +181,8 @@ impl Searcher {
     /// The score of playing `turn` in `pos` from a search of `depth` turns (the turn included); `hist` is
     /// [`turn_history`] of `pos`.
     fn score_turn(&mut self, pos: &Position, hist: &[u64], turn: &Turn, depth: u32) -> i32 {
-        let mut c = *pos;
-        c.play_turn(turn).expect("generated turns are legal");
-        let h: &[u64] = if turn.is_capture() { &[] } else { hist };
-        if c.is_lost() {
-            crate::search::WIN - 1
-        } else {
-            // Draws are judged for the side choosing the turn.
-            self.root_side = pos.side_to_move();
-            -self.fixed_depth(&c, h, depth.saturating_sub(1))
-        }
+        self.score_turn_by(pos, hist, turn, |s, c, h| Some(s.fixed_depth(c, h, depth.saturating_sub(1))))
+            .expect("a search without a node budget always scores")
     }
 
     /// [`Searcher::score_turn`] within `max_nodes` nodes: None when its search needs more.
@@ -202,14 +194,27 @@ impl Searcher {
         depth: u32,
         max_nodes: u64,
     ) -> Option<i32> {
+        self.score_turn_by(pos, hist, turn, |s, c, h| s.fixed_depth_within(c, h, depth.saturating_sub(1), max_nodes))
+    }
+
+    /// Plays `turn` and scores it by `search` of the position after it (from the opponent's side), or as a win
+    /// when the opponent has lost.
+    fn score_turn_by(
+        &mut self,
+        pos: &Position,
+        hist: &[u64],
+        turn: &Turn,
+        search: impl FnOnce(&mut Self, &Position, &[u64]) -> Option<i32>,
+    ) -> Option<i32> {
         let mut c = *pos;
         c.play_turn(turn).expect("generated turns are legal");
         let h: &[u64] = if turn.is_capture() { &[] } else { hist };
         if c.is_lost() {
             Some(crate::search::WIN - 1)
         } else {
+            // Draws are judged for the side choosing the turn.
             self.root_side = pos.side_to_move();
-            self.fixed_depth_within(&c, h, depth.saturating_sub(1), max_nodes).map(|s| -s)
+            search(self, &c, h).map(|s| -s)
         }
     }
 }
