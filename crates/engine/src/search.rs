@@ -366,6 +366,16 @@ pub struct Searcher {
     /// instead of repeating its work).
     skip_odd: bool,
     history: Box<[[[i32; 64]; 64]; 2]>,
+    /// History of captures that caused a cut, by side and kind (approach, withdrawal), origin and destination:
+    /// orders captures of the same size (option `caphist`).
+    cap_history: Box<[[[i32; 64]; 64]; 4]>,
+    /// Experimental (option `caphist`): captures of equal size ordered by their history.
+    pub cap_hist: bool,
+    /// Experimental (`caphist=2`): a capture's history counts before its size.
+    pub cap_hist_major: bool,
+    /// Experimental (option `hmalus`): a cut lowers the history of the quiet steps tried before it, and
+    /// history moves by gravity (a bonus shrinks as the entry nears its bound), as in Stockfish.
+    pub hist_malus: bool,
     killers: Vec<[Option<Step>; 2]>,
     pv: Vec<Vec<Step>>,
     /// Turn-start hashes of the game so far and of the current search path (for repetition).
@@ -500,6 +510,10 @@ impl Searcher {
             helpers: Vec::new(),
             skip_odd: false,
             history: Box::new([[[0; 64]; 64]; 2]),
+            cap_history: Box::new([[[0; 64]; 64]; 4]),
+            cap_hist: false,
+            cap_hist_major: false,
+            hist_malus: false,
             killers: vec![[None; 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
             path: Vec::new(),
@@ -599,6 +613,9 @@ impl Searcher {
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
                     self.single_reply = fresh.single_reply;
+                    self.cap_hist = fresh.cap_hist;
+                    self.cap_hist_major = fresh.cap_hist_major;
+                    self.hist_malus = fresh.hist_malus;
                     self.use_book = fresh.use_book;
                     self.book = None;
                     self.tuned_weights = fresh.tuned_weights;
@@ -669,6 +686,11 @@ impl Searcher {
                 "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
                 "fut" => self.futility = number()?.max(0),
                 "ext1" => self.single_reply = flag()?,
+                "caphist" => {
+                    self.cap_hist = flag()?;
+                    self.cap_hist_major = value == Some("2");
+                }
+                "hmalus" => self.hist_malus = flag()?,
                 "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
                 "eval" => {
                     self.eval = match value {
@@ -772,7 +794,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.helpers.clear();
-        for h in self.history.iter_mut() {
+        for h in self.history.iter_mut().chain(self.cap_history.iter_mut()) {
             for row in h.iter_mut() {
                 row.fill(0);
             }
@@ -882,6 +904,9 @@ impl Searcher {
         self.null_reduction = main.null_reduction;
         self.futility = main.futility;
         self.single_reply = main.single_reply;
+        self.cap_hist = main.cap_hist;
+        self.cap_hist_major = main.cap_hist_major;
+        self.hist_malus = main.hist_malus;
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -1306,6 +1331,7 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(sply, step);
                     if alpha >= beta {
+                        let bonus = depth * depth;
                         if step.kind == StepKind::Paika {
                             let k = &mut self.killers[sply];
                             if k[0] != Some(step) {
@@ -1313,7 +1339,30 @@ impl Searcher {
                                 k[0] = Some(step);
                             }
                             let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            if self.hist_malus {
+                                gravity(h, bonus);
+                                for &s in &list.as_slice()[..i] {
+                                    if s.kind == StepKind::Paika {
+                                        gravity(
+                                            &mut self.history[side.index()][s.from as usize][s.to as usize],
+                                            -bonus,
+                                        );
+                                    }
+                                }
+                            } else {
+                                *h = (*h + bonus).min(1 << 20);
+                            }
+                        } else if self.cap_hist && step.kind != StepKind::Stop {
+                            let h = &mut self.cap_history[cap_slot(side, step)][step.from as usize][step.to as usize];
+                            gravity(h, bonus);
+                            if self.hist_malus {
+                                for &s in &list.as_slice()[..i] {
+                                    if s.kind != StepKind::Paika && s.kind != StepKind::Stop {
+                                        let slot = cap_slot(side, s);
+                                        gravity(&mut self.cap_history[slot][s.from as usize][s.to as usize], -bonus);
+                                    }
+                                }
+                            }
                         }
                         break;
                     }
@@ -1419,7 +1468,10 @@ impl Searcher {
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
         let mut buf = key_buffer();
-        let keys = keys_for(&mut buf, &list, |s| if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) });
+        let side = pos.side_to_move();
+        let keys = keys_for(&mut buf, &list, |s| {
+            if Some(s) == tt_step { 1 << 30 } else { capture_key(pos, s) + self.capture_tiebreak(side, s) }
+        });
         let mut best = -INF;
         let mut best_step = None;
         for i in 0..list.len() {
@@ -1489,9 +1541,20 @@ impl Searcher {
                 };
                 k + self.history[side.index()][s.from as usize][s.to as usize]
             } else {
-                capture_key(pos, s)
+                capture_key(pos, s) + self.capture_tiebreak(side, s)
             }
         })
+    }
+
+    /// With `caphist`, a capture's history as a key below one captured piece's worth ([`capture_key`]): it
+    /// orders captures of the same size.
+    #[inline]
+    fn capture_tiebreak(&self, side: Side, s: Step) -> i32 {
+        if !self.cap_hist || s.kind == StepKind::Stop {
+            return 0;
+        }
+        let h = self.cap_history[cap_slot(side, s)][s.from as usize][s.to as usize];
+        if self.cap_hist_major { (h >> 4).clamp(0, 1 << 18) * 64 } else { (h >> 10).clamp(0, 63) }
     }
 }
 
@@ -1636,6 +1699,23 @@ fn capture_key(pos: &Position, s: Step) -> i32 {
         StepKind::Stop => 1 << 23,
         _ => (1 << 24) + pos.captured_by(s).count_ones() as i32 * 64,
     }
+}
+
+/// The history bound: entries stay within ±HISTORY_MAX.
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// Moves a history entry by `bonus` with gravity: the closer to its bound, the less it moves, so that entries
+/// keep their order yet follow what the search finds now.
+#[inline]
+fn gravity(h: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += b - (i64::from(*h) * i64::from(b.abs()) / i64::from(HISTORY_MAX)) as i32;
+}
+
+/// The row of [`Searcher::cap_history`] for a capture by `side`.
+#[inline]
+fn cap_slot(side: Side, s: Step) -> usize {
+    side.index() * 2 + usize::from(s.kind == StepKind::Withdrawal)
 }
 
 /// Selection sort step: moves the best remaining step to index `i` and returns it.

@@ -523,17 +523,68 @@ pub struct Progress {
     pub llr: f64,
 }
 
-/// Plays one game from `opening`, A as `a_side`; A's points (1, ½ or 0). An engine that fails (an external
-/// program that ends or answers an illegal turn) loses the game; the failure is printed.
-fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, players: &mut [Player; 2], seed: u64) -> f64 {
+/// One finished game of a test, for the game log (`sprt --games FILE`): how it ended and with what material,
+/// to tell draws by a side that could not convert its lead from even ones.
+#[derive(Clone, Debug)]
+pub struct GameLog {
+    /// The pair it belongs to (its opening is the book's opening `pair` modulo the book's size).
+    pub pair: usize,
+    /// A's side.
+    pub a_side: Side,
+    /// A's points.
+    pub points: f64,
+    /// How the game ended: `None` when an engine failed or the turn limit drew it.
+    pub outcome: Option<crate::game::Outcome>,
+    /// A's and B's pieces at the end.
+    pub pieces: [u32; 2],
+    /// Every turn, the opening's included.
+    pub turns: Vec<Turn>,
+}
+
+impl std::fmt::Display for GameLog {
+    /// One line: pair, A's colour, A's points, how it ended, turns, A's and B's pieces, then the turns.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let end = match self.outcome {
+            Some(crate::game::Outcome::Draw(reason)) => format!("draw-{reason:?}").to_lowercase(),
+            Some(o) => format!("{o:?}").split_whitespace().next().unwrap_or("?").to_lowercase(),
+            None => "limit".to_string(),
+        };
+        let colour = if self.a_side == Side::White { "white" } else { "black" };
+        write!(
+            f,
+            "pair {} A={colour} points {} end {end} turns {} pieces A {} B {} |",
+            self.pair,
+            self.points,
+            self.turns.len(),
+            self.pieces[0],
+            self.pieces[1]
+        )?;
+        for t in &self.turns {
+            write!(f, " {t};")?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays one game from `opening`, A as `a_side`; A's points (1, ½ or 0) and the game. An engine that fails (an
+/// external program that ends or answers an illegal turn) loses the game; the failure is printed.
+fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, players: &mut [Player; 2], seed: u64) -> GameLog {
     let mut game = Game::new(Rules::default());
     for t in opening {
         game.play_turn(t).expect("book turns are checked when the book is read");
     }
+    let log = |game: &Game, points: f64| GameLog {
+        pair: 0,
+        a_side,
+        points,
+        outcome: game.outcome(),
+        pieces: [game.position().count(a_side), game.position().count(a_side.opponent())],
+        turns: game.turns().to_vec(),
+    };
     for (k, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game() {
             eprintln!("engine {} failed: {e}", ["A", "B"][k]);
-            return if k == 0 { 0.0 } else { 1.0 };
+            return log(&game, if k == 0 { 0.0 } else { 1.0 });
         }
     }
     while !game.is_over() && game.turns().len() < cfg.max_turns {
@@ -547,24 +598,35 @@ fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, players: &mut [Player;
             Ok(None) => break,
             Err(e) => {
                 eprintln!("engine {} failed: {e}", ["A", "B"][k]);
-                return if k == 0 { 0.0 } else { 1.0 };
+                return log(&game, if k == 0 { 0.0 } else { 1.0 });
             }
         }
     }
-    match game.outcome().map(|o| o.result()) {
+    let points = match game.outcome().map(|o| o.result()) {
         Some(GameResult::Win(s)) if s == a_side => 1.0,
         Some(GameResult::Win(_)) => 0.0,
         _ => 0.5,
-    }
+    };
+    log(&game, points)
 }
 
 /// Runs the test over `book` (opening k for pair k, cycling) until the LLR crosses a bound or `max_pairs` are
 /// played; `report` sees the state after every pair. Returns the verdict and the final state.
-pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Verdict, Progress) {
+pub fn run(cfg: &Config, book: &Book, report: impl FnMut(&Progress)) -> (Verdict, Progress) {
+    run_logged(cfg, book, report, |_| {})
+}
+
+/// [`run`], with every counted game passed to `on_game` as it finishes (its pair's two games together).
+pub fn run_logged(
+    cfg: &Config,
+    book: &Book,
+    mut report: impl FnMut(&Progress),
+    mut on_game: impl FnMut(&GameLog),
+) -> (Verdict, Progress) {
     let (lower, upper) = sprt_bounds(cfg.alpha, cfg.beta);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<[f64; 2]>();
+    let (tx, rx) = mpsc::channel::<[GameLog; 2]>();
     let mut state = Progress::default();
     let mut verdict = Verdict::Inconclusive;
     std::thread::scope(|scope| {
@@ -587,8 +649,10 @@ pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Ver
                         break;
                     }
                     let opening = &book.openings[k % book.openings.len()];
-                    let white = play_one(cfg, opening, Side::White, &mut players, k as u64);
-                    let black = play_one(cfg, opening, Side::Black, &mut players, k as u64 + (1 << 40));
+                    let mut white = play_one(cfg, opening, Side::White, &mut players, k as u64);
+                    let mut black = play_one(cfg, opening, Side::Black, &mut players, k as u64 + (1 << 40));
+                    white.pair = k;
+                    black.pair = k;
                     if tx.send([white, black]).is_err() {
                         break;
                     }
@@ -601,9 +665,10 @@ pub fn run(cfg: &Config, book: &Book, mut report: impl FnMut(&Progress)) -> (Ver
                 // Pairs that were already being played when the test stopped are not counted.
                 continue;
             }
-            state.penta.add(pair[0] + pair[1]);
-            for g in pair {
-                match g {
+            state.penta.add(pair[0].points + pair[1].points);
+            for g in &pair {
+                on_game(g);
+                match g.points {
                     1.0 => state.wins += 1,
                     0.0 => state.losses += 1,
                     _ => state.draws += 1,

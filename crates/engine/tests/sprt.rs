@@ -62,3 +62,52 @@ fn the_opening_generator_rejects_a_bad_window_with_a_message() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_game_log_replays_to_the_result_it_records() {
+    use fanorona_engine::{Game, GameResult, Rules, Side, Turn};
+    let dir = std::env::temp_dir().join(format!("fanorona-sprt-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "d2-e3A, g4-g5W g5-f4A, e1-d2A, b5-b4A, d2-c3A c3-b2W\n").unwrap();
+    let log = dir.join("games.txt");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fanorona-cli"))
+        .args(["sprt", "--a", "max,notb", "--b", "baseline", "--nodes", "2000", "--max-pairs", "2", "--threads", "1"])
+        .arg("--book")
+        .arg(&book)
+        .arg("--games")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "two pairs of games: {text}");
+    let mut colours = Vec::new();
+    for line in &lines {
+        let (head, turns) = line.split_once(" |").unwrap_or_else(|| panic!("no turns in {line:?}"));
+        let words: Vec<&str> = head.split_whitespace().collect();
+        colours.push(words[2].to_string());
+        let points: f64 = words[4].parse().unwrap();
+        let count: usize = words[8].parse().unwrap();
+        let mut game = Game::new(Rules::default());
+        for t in turns.split(';').map(str::trim).filter(|t| !t.is_empty()) {
+            let turn: Turn = t.parse().unwrap_or_else(|e| panic!("{t:?}: {e:?}"));
+            game.play_turn(&turn).unwrap_or_else(|e| panic!("{t:?} is not legal: {e:?}"));
+        }
+        assert_eq!(game.turns().len(), count, "{line}");
+        let a_white = words[2] == "A=white";
+        let (a, b) = if a_white { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
+        assert_eq!(words[11].parse::<u32>().unwrap(), game.position().count(a), "{line}");
+        assert_eq!(words[13].parse::<u32>().unwrap(), game.position().count(b), "{line}");
+        let expected = match game.outcome().map(|o| o.result()) {
+            Some(GameResult::Win(s)) => f64::from(u8::from(s == a)),
+            _ => 0.5,
+        };
+        assert_eq!(points, expected, "{line}");
+        assert_eq!(words[6] == "limit", game.outcome().is_none(), "{line}");
+    }
+    colours.sort();
+    assert_eq!(colours, ["A=black", "A=black", "A=white", "A=white"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

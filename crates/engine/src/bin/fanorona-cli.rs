@@ -187,6 +187,10 @@ enum Command {
         /// A game longer than this many turns is a draw.
         #[arg(long, default_value_t = 300)]
         max_turns: usize,
+        /// Append every game to this file, one line each: pair, A's colour and points, how it ended, the
+        /// material left and the turns (to see which games a side could not convert).
+        #[arg(long)]
+        games: Option<std::path::PathBuf>,
         /// Print every pair, not only every tenth.
         #[arg(long)]
         verbose: bool,
@@ -529,6 +533,7 @@ fn run(command: Command) -> Result<(), String> {
             threads,
             book,
             max_turns,
+            games,
             verbose,
         } => {
             let book = match book {
@@ -579,11 +584,36 @@ fn run(command: Command) -> Result<(), String> {
                     p.penta.counts
                 )
             };
-            let (verdict, state) = sprt::run(&cfg, &book, |p| {
-                if verbose || p.penta.pairs() % 10 == 0 {
-                    out!("{}", line(p));
-                }
-            });
+            let mut log = match &games {
+                Some(path) => Some(
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                        .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+                ),
+                None => None,
+            };
+            let mut log_error = None;
+            let (verdict, state) = sprt::run_logged(
+                &cfg,
+                &book,
+                |p| {
+                    if verbose || p.penta.pairs() % 10 == 0 {
+                        out!("{}", line(p));
+                    }
+                },
+                |g| {
+                    if let Some(f) = log.as_mut()
+                        && let Err(e) = std::io::Write::write_fmt(f, format_args!("{g}\n"))
+                    {
+                        log_error.get_or_insert(e);
+                    }
+                },
+            );
+            if let (Some(e), Some(path)) = (log_error, &games) {
+                return Err(format!("cannot write the game log {}: {e}", path.display()));
+            }
             out!("final {}", line(&state));
             out!(
                 "verdict: {}",
