@@ -2114,6 +2114,38 @@ mod tests {
         assert!(checked >= 30, "only {checked} positions checked");
     }
 
+    #[test]
+    fn history_ordering_options_keep_the_minimax_value() {
+        // Capture history and history gravity only reorder steps: with the table off, every fixed-depth score is
+        // still the minimax value, though the histories they learn carry from search to search.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
+        let mut s = Searcher::new(1);
+        s.configure("caphist,hmalus").unwrap();
+        s.set_table_enabled(false);
+        s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut p = Position::start(&Rules::default());
+            for _ in 0..rng.random_range(8..40) {
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+            }
+            if p.is_lost() || p.count(Side::White) + p.count(Side::Black) > 20 {
+                continue;
+            }
+            for depth in 1..=3 {
+                assert_eq!(s.search_at_depth(&p, &[], depth), minimax(&p, depth as i32, 0), "{} depth {depth}", p);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} positions checked");
+        assert!(s.cap_history.iter().flatten().flatten().any(|&h| h != 0), "no capture caused a cut");
+    }
+
     /// Plain minimax with the baseline player's semantics: no quiescence, material and piece-square table.
     fn plain_minimax(pos: &Position, depth: i32, tply: i32) -> i32 {
         if !pos.in_relay() {
