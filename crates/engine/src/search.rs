@@ -575,7 +575,8 @@ impl Searcher {
     /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
     /// `exposed`, `strong`, `lead`, `lead-from`, `immobile`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`,
-    /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `threads` (Lazy SMP) and `eval`
+    /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `caphist` (capture history; `caphist=2`
+    /// before a capture's size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval`
     /// (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
