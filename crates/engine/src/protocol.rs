@@ -31,14 +31,15 @@ use std::time::Duration;
 /// answering with the unfinished iteration's best turn (STRENGTH.md: +19.7 Elo [+3.4, +36.1] in 600 games at
 /// 40 ms a turn), a capture quiescence that follows forced captures for 2 turns instead of 6 (+18.0 Elo
 /// [+4.0, +32.0] in 792 games at 60,000 nodes a turn, SPRT H1), and where it stops with a capture still due,
-/// 0.6 piece per piece of that capture (+18.4 Elo [+5.4, +31.4] at 60,000 nodes a turn, SPRT H1, and depth 9
-/// over the bench positions 28% sooner; −5.8 [−19.6, +8.0] in 120 games at 200 ms).
-pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=60";
+/// a piece per piece of that capture (`capgain=60` against none +18.4 Elo [+5.4, +31.4], `capgain=100` against
+/// 60 +15.8 [+4.2, +27.5], both SPRT H1 at 60,000 nodes a turn; `capgain=100` against none +2.9 [−14.1, +19.9]
+/// in 120 games at 200 ms; depth 9 over the bench positions in 11 M nodes instead of 20 M).
+pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=100";
 
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
 /// over at most two turns of captures, and the worth of a capture left at its horizon. Master plays with them
 /// too ([`crate::levels::Level::Master`]).
-pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=60";
+pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=100";
 
 /// Where protocol output goes; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
