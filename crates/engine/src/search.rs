@@ -2085,48 +2085,15 @@ mod tests {
         best.max(floor)
     }
 
-    #[test]
-    fn alpha_beta_equals_minimax() {
+    /// Compares `s`'s fixed-depth scores (depths 1 to 3) with [`minimax`] from positions of `tries` random games
+    /// seeded with `seed`, far enough in for the quiescence tree to stay small; returns how many it checked.
+    fn matches_minimax_from_random_games(s: &mut Searcher, seed: u64, tries: usize) -> usize {
         use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-        let mut s = Searcher::new(1);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         s.set_table_enabled(false);
         s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
         let mut checked = 0;
-        for _ in 0..80 {
-            // A position from a random game, far enough in for the quiescence tree to stay small.
-            let mut p = Position::start(&Rules::default());
-            let plies = rng.random_range(8..40);
-            for _ in 0..plies {
-                let turns = p.legal_turns();
-                if turns.is_empty() {
-                    break;
-                }
-                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
-            }
-            if p.is_lost() || p.count(Side::White) + p.count(Side::Black) > 20 {
-                continue;
-            }
-            for depth in 1..=3 {
-                assert_eq!(s.search_at_depth(&p, &[], depth), minimax(&p, depth as i32, 0), "{} depth {depth}", p);
-            }
-            checked += 1;
-        }
-        assert!(checked >= 30, "only {checked} positions checked");
-    }
-
-    #[test]
-    fn history_ordering_options_keep_the_minimax_value() {
-        // Capture history and history gravity only reorder steps: with the table off, every fixed-depth score is
-        // still the minimax value, though the histories they learn carry from search to search.
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
-        let mut s = Searcher::new(1);
-        s.configure("caphist,hmalus").unwrap();
-        s.set_table_enabled(false);
-        s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
-        let mut checked = 0;
-        for _ in 0..60 {
+        for _ in 0..tries {
             let mut p = Position::start(&Rules::default());
             for _ in 0..rng.random_range(8..40) {
                 let turns = p.legal_turns();
@@ -2143,6 +2110,22 @@ mod tests {
             }
             checked += 1;
         }
+        checked
+    }
+
+    #[test]
+    fn alpha_beta_equals_minimax() {
+        let checked = matches_minimax_from_random_games(&mut Searcher::new(1), 11, 80);
+        assert!(checked >= 30, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn history_ordering_options_keep_the_minimax_value() {
+        // Capture history and history gravity only reorder steps: with the table off, every fixed-depth score is
+        // still the minimax value, though the histories they learn carry from search to search.
+        let mut s = Searcher::new(1);
+        s.configure("caphist,hmalus").unwrap();
+        let checked = matches_minimax_from_random_games(&mut s, 23, 60);
         assert!(checked >= 20, "only {checked} positions checked");
         assert!(s.cap_history.iter().flatten().flatten().any(|&h| h != 0), "no capture caused a cut");
     }
