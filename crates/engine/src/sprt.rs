@@ -533,7 +533,7 @@ pub struct GameLog {
     pub a_side: Side,
     /// A's points.
     pub points: f64,
-    /// How the game ended: `None` when an engine failed or the turn limit drew it.
+    /// How the game ended: `None` when the turn limit drew it or an engine failed (and lost).
     pub outcome: Option<crate::game::Outcome>,
     /// A's and B's pieces at the end.
     pub pieces: [u32; 2],
@@ -547,7 +547,9 @@ impl std::fmt::Display for GameLog {
         let end = match self.outcome {
             Some(crate::game::Outcome::Draw(reason)) => format!("draw-{reason:?}").to_lowercase(),
             Some(o) => format!("{o:?}").split_whitespace().next().unwrap_or("?").to_lowercase(),
-            None => "limit".to_string(),
+            // Without an outcome the game was drawn by the turn limit, or lost by an engine that failed.
+            None if self.points == 0.5 => "limit".to_string(),
+            None => "failure".to_string(),
         };
         let colour = if self.a_side == Side::White { "white" } else { "black" };
         write!(
