@@ -31,9 +31,9 @@ use std::time::Duration;
 /// answering with the unfinished iteration's best turn (STRENGTH.md: +19.7 Elo [+3.4, +36.1] in 600 games at
 /// 40 ms a turn), a capture quiescence that follows forced captures for 2 turns instead of 6 (+18.0 Elo
 /// [+4.0, +32.0] in 792 games at 60,000 nodes a turn, SPRT H1), and where it stops with a capture still due,
-/// a piece per piece of that capture (`capgain=60` against none +18.4 Elo [+5.4, +31.4], `capgain=100` against
-/// 60 +15.8 [+4.2, +27.5], both SPRT H1 at 60,000 nodes a turn; `capgain=100` against none +2.9 [−14.1, +19.9]
-/// in 120 games at 200 ms; depth 9 over the bench positions in 11 M nodes instead of 20 M).
+/// a piece per piece of that capture (`capgain=100` against none +31.3 Elo [+12.8, +50.0] and +27.8 [+10.8,
+/// +44.9] from two books, SPRT H1 at 60,000 nodes a turn; +2.9 [−14.1, +19.9] in 120 games at 200 ms; depth 9
+/// over the bench positions in 11 M nodes instead of 20 M).
 pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=100";
 
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
