@@ -371,8 +371,6 @@ pub struct Searcher {
     cap_history: Box<[[[i32; 64]; 64]; 4]>,
     /// Experimental (option `caphist`): captures of equal size ordered by their history.
     pub cap_hist: bool,
-    /// Experimental (`caphist=2`): a capture's history counts before its size.
-    pub cap_hist_major: bool,
     /// Experimental (option `hmalus`): a cut lowers the history of the quiet steps tried before it, and
     /// history moves by gravity (a bonus shrinks as the entry nears its bound), as in Stockfish.
     pub hist_malus: bool,
@@ -512,7 +510,6 @@ impl Searcher {
             history: Box::new([[[0; 64]; 64]; 2]),
             cap_history: Box::new([[[0; 64]; 64]; 4]),
             cap_hist: false,
-            cap_hist_major: false,
             hist_malus: false,
             killers: vec![[None; 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -575,8 +572,8 @@ impl Searcher {
     /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
     /// `exposed`, `strong`, `lead`, `lead-from`, `immobile`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`,
-    /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `caphist` (capture history; `caphist=2`
-    /// before a capture's size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval`
+    /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `caphist` (capture history
+    /// among captures of one size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval`
     /// (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -615,7 +612,6 @@ impl Searcher {
                     self.futility = fresh.futility;
                     self.single_reply = fresh.single_reply;
                     self.cap_hist = fresh.cap_hist;
-                    self.cap_hist_major = fresh.cap_hist_major;
                     self.hist_malus = fresh.hist_malus;
                     self.use_book = fresh.use_book;
                     self.book = None;
@@ -687,10 +683,7 @@ impl Searcher {
                 "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
                 "fut" => self.futility = number()?.max(0),
                 "ext1" => self.single_reply = flag()?,
-                "caphist" => {
-                    self.cap_hist = flag()?;
-                    self.cap_hist_major = value == Some("2");
-                }
+                "caphist" => self.cap_hist = flag()?,
                 "hmalus" => self.hist_malus = flag()?,
                 "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
                 "eval" => {
@@ -906,7 +899,6 @@ impl Searcher {
         self.futility = main.futility;
         self.single_reply = main.single_reply;
         self.cap_hist = main.cap_hist;
-        self.cap_hist_major = main.cap_hist_major;
         self.hist_malus = main.hist_malus;
     }
 
@@ -1554,8 +1546,7 @@ impl Searcher {
         if !self.cap_hist || s.kind == StepKind::Stop {
             return 0;
         }
-        let h = self.cap_history[cap_slot(side, s)][s.from as usize][s.to as usize];
-        if self.cap_hist_major { (h >> 4).clamp(0, 1 << 18) * 64 } else { (h >> 10).clamp(0, 63) }
+        (self.cap_history[cap_slot(side, s)][s.from as usize][s.to as usize] >> 10).clamp(0, 63)
     }
 }
 

@@ -544,12 +544,17 @@ pub struct GameLog {
 impl std::fmt::Display for GameLog {
     /// One line: pair, A's colour, A's points, how it ended, turns, A's and B's pieces, then the turns.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::game::{DrawReason, Outcome};
         let end = match self.outcome {
-            Some(crate::game::Outcome::Draw(reason)) => format!("draw-{reason:?}").to_lowercase(),
-            Some(o) => format!("{o:?}").split_whitespace().next().unwrap_or("?").to_lowercase(),
+            Some(Outcome::NoPieces { .. }) => "nopieces",
+            Some(Outcome::NoMoves { .. }) => "nomoves",
+            Some(Outcome::Resignation { .. }) => "resignation",
+            Some(Outcome::Draw(DrawReason::NoCapture)) => "draw-nocapture",
+            Some(Outcome::Draw(DrawReason::Repetition)) => "draw-repetition",
+            Some(Outcome::Draw(DrawReason::Agreement)) => "draw-agreement",
             // Without an outcome the game was drawn by the turn limit, or lost by an engine that failed.
-            None if self.points == 0.5 => "limit".to_string(),
-            None => "failure".to_string(),
+            None if self.points == 0.5 => "limit",
+            None => "failure",
         };
         let colour = if self.a_side == Side::White { "white" } else { "black" };
         write!(

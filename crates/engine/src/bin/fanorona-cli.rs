@@ -604,8 +604,9 @@ fn run(command: Command) -> Result<(), String> {
                     }
                 },
                 |g| {
+                    use std::io::Write as _;
                     if let Some(f) = log.as_mut()
-                        && let Err(e) = std::io::Write::write_fmt(f, format_args!("{g}\n"))
+                        && let Err(e) = writeln!(f, "{g}")
                     {
                         log_error.get_or_insert(e);
                     }
