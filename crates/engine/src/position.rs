@@ -610,6 +610,30 @@ impl Position {
         self.opponent_captures().map(u64::count_ones).max().unwrap_or(0)
     }
 
+    /// The most enemy pieces the side to move can take in one whole turn, relay continuations included (0 if it
+    /// cannot capture). Under rules other than the defaults (lines rule, vela, a first-turn restriction) or in
+    /// a relay, [`Position::best_capture`]: the first capture only.
+    pub fn best_capture_relay(&self) -> u32 {
+        if !self.is_plain() {
+            return self.best_capture();
+        }
+        let (own, opp) = self.own_opp();
+        best_turn_capture_bb(self.geometry(), own, opp)
+    }
+
+    /// The most of the side to move's pieces the opponent could take in one whole turn, relay continuations
+    /// included, if it were its turn (0 if it could not capture): [`Position::threat`] with the relays that
+    /// follow the first capture. Falls back to [`Position::threat`] where [`Position::best_capture_relay`] does.
+    pub fn threat_relay(&self) -> u32 {
+        let mut flipped = *self;
+        flipped.side = self.side.opponent();
+        if !flipped.is_plain() {
+            return self.threat();
+        }
+        let (own, opp) = flipped.own_opp();
+        best_turn_capture_bb(self.geometry(), own, opp)
+    }
+
     /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
     /// playing it: lets perft count the last turn in bulk.
     #[inline]
@@ -1132,6 +1156,63 @@ fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, vis
     n
 }
 
+/// The most pieces of `opp` the side owning `own` can take in one turn under the default rules (0 without a
+/// capture): every first capture followed by its best relay.
+fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64) -> u32 {
+    let empty = g.board & !(own | opp);
+    let mut best = 0;
+    for d in 0..4 {
+        let o = d + 4;
+        let opp_d = g.shift(opp, d);
+        let opp_o = g.shift(opp, o);
+        let ahead_d = own & g.shift(empty, o);
+        let ahead_o = own & g.shift(empty, d);
+        for (mut origins, dir, run_dir, beyond) in [
+            (ahead_d & g.shift(opp_o, o), d, d, true),
+            (ahead_d & opp_d, d, o, false),
+            (ahead_o & g.shift(opp_d, d), o, o, true),
+            (ahead_o & opp_o, o, d, false),
+        ] {
+            while origins != 0 {
+                let from = origins.trailing_zeros() as usize;
+                origins &= origins - 1;
+                let to = g.neighbor[dir][from] as usize;
+                let start = if beyond { g.neighbor[dir][to] } else { g.neighbor[run_dir][from] };
+                let run = run_from(g, opp, start as usize, run_dir);
+                let moved = own ^ (1 << from) ^ (1 << to);
+                let total = run.count_ones() + best_relay(g, moved, opp & !run, to, dir, 1 << from | 1 << to);
+                best = best.max(total);
+            }
+        }
+    }
+    best
+}
+
+/// The most pieces of `opp` the relay of the piece on `p` (which just moved in direction `last_dir`) can still
+/// take under the default relay rule, on bare bitboards.
+fn best_relay(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64) -> u32 {
+    let empty = g.board & !(own | opp);
+    let mut cand = g.adjacent[p] & empty & !visited & !g.step_bits[last_dir][p];
+    if cand == 0 || !g.can_capture_from(p, cand, opp) {
+        return 0;
+    }
+    let mut best = 0;
+    while cand != 0 {
+        let to = cand.trailing_zeros() as usize;
+        cand &= cand - 1;
+        let d = g.dir_by_delta[to + 10 - p] as usize;
+        let moved = own ^ (1 << p) ^ (1 << to);
+        for (start, run_dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
+            if start != NO_POINT && opp >> start & 1 == 1 {
+                let run = run_from(g, opp, start as usize, run_dir);
+                let total = run.count_ones() + best_relay(g, moved, opp & !run, to, d, visited | 1 << to);
+                best = best.max(total);
+            }
+        }
+    }
+    best
+}
+
 /// What decides where a relaying piece may go next.
 struct RelayState<'a> {
     piece: u8,
@@ -1196,9 +1277,56 @@ fn push_steps(out: &mut StepList, mut origins: u64, d: usize, kind: StepKind) {
 mod tests {
     use super::*;
     use crate::geometry::parse_point;
+    use crate::turns::Turn;
 
     fn pt(s: &str) -> u8 {
         parse_point(s).unwrap()
+    }
+
+    /// The most pieces any legal turn of `pos` takes, by playing every turn.
+    fn most_taken_by_a_turn(pos: &Position) -> u32 {
+        let before = pos.count(pos.side_to_move().opponent());
+        pos.legal_turns()
+            .iter()
+            .map(|t| {
+                let mut p = *pos;
+                p.play_turn(t).unwrap();
+                before - p.count(pos.side_to_move().opponent())
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn whole_turn_captures_match_every_legal_turn_played() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let (mut checked, mut relays_matter) = (0, 0);
+        for game in 0..200 {
+            let mut p = Position::start(&Rules::default());
+            for _ in 0..rng.random_range(2..70) {
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+            }
+            if p.legal_turns().is_empty() {
+                continue;
+            }
+            let most = most_taken_by_a_turn(&p);
+            assert_eq!(p.best_capture_relay(), most, "game {game}: {p}");
+            assert!(most >= p.best_capture());
+            relays_matter += usize::from(most > p.best_capture());
+            if let Some(passed) = p.null_move() {
+                let threat =
+                    if passed.legal_turns().iter().any(Turn::is_capture) { most_taken_by_a_turn(&passed) } else { 0 };
+                assert_eq!(p.threat_relay(), threat, "game {game}: {p}");
+                assert!(threat >= p.threat());
+            }
+            checked += 1;
+        }
+        assert!(checked > 80 && relays_matter > 15, "{checked} positions, {relays_matter} where relays add captures");
     }
 
     #[test]

@@ -432,6 +432,12 @@ pub struct Searcher {
     /// Where quiescence stops at a position whose side to move must capture, the static score gains this much
     /// per piece of the largest single capture available (0: the static score alone).
     pub capture_gain: i32,
+    /// `threat-relay`: the threat term counts the opponent's whole turn, the relay after its first capture
+    /// included ([`Position::threat_relay`]), instead of the first capture alone.
+    pub threat_relay: bool,
+    /// `capgain-relay`: the capture gain at the quiescence's horizon counts the whole turn, relay included
+    /// ([`Position::best_capture_relay`]), instead of the first capture alone.
+    pub capgain_relay: bool,
     /// Whether quiet steps that refuted a sibling (killers) are tried early.
     pub use_killers: bool,
     /// Root turns a multi-PV search leaves out (the lines already found at this depth).
@@ -456,6 +462,10 @@ pub struct Searcher {
     /// Whether a turn start with a single legal step is searched one turn deeper (the analogue of a check
     /// extension: a forced reply costs no depth).
     pub single_reply: bool,
+    /// `iir`: internal iterative reduction. A turn start of depth 4 or more that the table knows nothing about
+    /// (no step to try first) is searched a turn shallower: its ordering is poor, and what it stores orders the
+    /// next iteration's search of it.
+    pub iir: bool,
     /// Whether the node at each step ply was reached by a pass (no two passes in a row).
     null_at: Vec<bool>,
 }
@@ -534,11 +544,14 @@ impl Searcher {
             eval: EvalKind::Full,
             use_killers: true,
             capture_gain: 0,
+            threat_relay: false,
+            capgain_relay: false,
             null_move: false,
             null_reduction: 2,
             futility: 0,
             null_at: vec![false; MAX_PLY + 1],
             single_reply: false,
+            iir: false,
             use_partial: false,
             mobility_weight: MOBILITY_WEIGHT,
             exposed_weight: 0,
@@ -570,11 +583,12 @@ impl Searcher {
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book),
     /// `bookfile=PATH` (open from that book file instead of the built-in one), `tuned=w0:w1:…` (`eval=tuned` with
     /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
-    /// `name=value` for `qs-turns`, `threat`, `capgain`, `spend` (use the whole time budget), `mob`, `mobend`,
-    /// `exposed`, `strong`, `lead`, `lead-from`, `immobile`, `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`,
-    /// `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `caphist` (capture history
-    /// among captures of one size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval`
-    /// (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
+    /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
+    /// `spend` (use the whole time budget), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
+    /// `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility
+    /// margin), `ext1`, `iir` (internal iterative reduction), `caphist` (capture history among captures of one
+    /// size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`).
+    /// Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -599,6 +613,8 @@ impl Searcher {
                     self.eval = fresh.eval;
                     self.use_killers = fresh.use_killers;
                     self.capture_gain = fresh.capture_gain;
+                    self.threat_relay = fresh.threat_relay;
+                    self.capgain_relay = fresh.capgain_relay;
                     self.use_partial = fresh.use_partial;
                     self.mobility_weight = fresh.mobility_weight;
                     self.exposed_weight = fresh.exposed_weight;
@@ -611,6 +627,7 @@ impl Searcher {
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
                     self.single_reply = fresh.single_reply;
+                    self.iir = fresh.iir;
                     self.cap_hist = fresh.cap_hist;
                     self.hist_malus = fresh.hist_malus;
                     self.use_book = fresh.use_book;
@@ -627,6 +644,7 @@ impl Searcher {
                     self.null_move = false;
                     self.futility = 0;
                     self.single_reply = false;
+                    self.iir = false;
                     self.use_book = false;
                 }
                 "noqs" => self.qs_max_turns = 0,
@@ -661,6 +679,12 @@ impl Searcher {
                 "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
                 "threat" => self.threat_weight = number()?,
                 "capgain" => self.capture_gain = number()?,
+                "threat-relay" => self.threat_relay = flag()?,
+                "capgain-relay" => self.capgain_relay = flag()?,
+                "relay-terms" => {
+                    self.threat_relay = flag()?;
+                    self.capgain_relay = self.threat_relay;
+                }
                 "spend" => self.use_partial = flag()?,
                 "mob" => self.mobility_weight = number()?,
                 "exposed" => self.exposed_weight = number()?,
@@ -683,6 +707,7 @@ impl Searcher {
                 "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
                 "fut" => self.futility = number()?.max(0),
                 "ext1" => self.single_reply = flag()?,
+                "iir" => self.iir = flag()?,
                 "caphist" => self.cap_hist = flag()?,
                 "hmalus" => self.hist_malus = flag()?,
                 "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
@@ -890,6 +915,8 @@ impl Searcher {
         self.immobile_weight = main.immobile_weight;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
+        self.threat_relay = main.threat_relay;
+        self.capgain_relay = main.capgain_relay;
         self.use_killers = main.use_killers;
         self.use_book = main.use_book;
         self.book = main.book.clone();
@@ -898,6 +925,7 @@ impl Searcher {
         self.null_reduction = main.null_reduction;
         self.futility = main.futility;
         self.single_reply = main.single_reply;
+        self.iir = main.iir;
         self.cap_hist = main.cap_hist;
         self.hist_malus = main.hist_malus;
     }
@@ -1253,7 +1281,8 @@ impl Searcher {
         if list.is_empty() {
             return -WIN + tply;
         }
-        let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1);
+        let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1)
+            - i32::from(self.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
         let mut buf = key_buffer();
         let keys = self.order(&mut buf, pos, &list, tt_step, sply, side);
         if !relay {
@@ -1415,7 +1444,8 @@ impl Searcher {
                 }
                 let mut score = self.static_eval(pos);
                 if self.threat_weight != 0 {
-                    score -= self.threat_weight * pos.threat() as i32;
+                    let threat = if self.threat_relay { pos.threat_relay() } else { pos.threat() };
+                    score -= self.threat_weight * threat as i32;
                 }
                 if self.exposed_weight != 0 {
                     score -= self.exposed_weight * pos.exposed() as i32;
@@ -1427,7 +1457,8 @@ impl Searcher {
             let stand = self.static_eval(pos);
             if qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY {
                 if self.capture_gain != 0 {
-                    return stand + self.capture_gain * pos.best_capture() as i32;
+                    let gain = if self.capgain_relay { pos.best_capture_relay() } else { pos.best_capture() };
+                    return stand + self.capture_gain * gain as i32;
                 }
                 return stand;
             }
@@ -1978,7 +2009,7 @@ mod tests {
     fn pruning_options_keep_the_forced_win() {
         // A won endgame and a middlegame with a large relay: null moves and futility must not hide either.
         let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
-        for spec in ["max,nmp", "max,nmp,fut=100", "max,eval=tuned,nmp"] {
+        for spec in ["max,nmp", "max,nmp,fut=100", "max,eval=tuned,nmp", "max,iir", "max,relay-terms,capgain=100"] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
             let r = s.search(&p, &[], Limits::depth(5), |_| {});
@@ -2206,6 +2237,10 @@ mod tests {
         s.configure("max,threads=0").unwrap();
         assert_eq!((s.strong_extra, s.mobility_endgame, s.threads), (0, 0, 1));
         assert!(s.configure("mobend=lots").is_err());
+        s.configure("max,iir,relay-terms,capgain-relay=0").unwrap();
+        assert_eq!((s.iir, s.threat_relay, s.capgain_relay), (true, true, false));
+        s.configure("max").unwrap();
+        assert_eq!((s.iir, s.threat_relay, s.capgain_relay), (false, false, false));
         // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
         let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
         let plain = Searcher::new(0).static_eval(&p);

@@ -145,6 +145,9 @@ enum Command {
         /// without the tablebase).
         #[arg(long, default_value = fanorona_engine::protocol::FULL_STRENGTH)]
         engine: String,
+        /// Transposition table of the depth report, in megabytes (the protocol's default is 64).
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
     },
     /// Sequential probability ratio test: engine A against engine B over the opening book, each opening with
     /// both colours, until the log-likelihood ratio decides or the pair limit is reached.
@@ -514,11 +517,11 @@ fn run(command: Command) -> Result<(), String> {
             p.play_turn(&t).map_err(|e| format!("illegal turn {text:?}: {e}"))?;
             out!("{}", p.to_fen());
         }
-        Command::Bench { depth, movetime, depths, max_depth, max_nodes, engine } => {
+        Command::Bench { depth, movetime, depths, max_depth, max_nodes, engine, hash } => {
             if !depths {
                 bench(depth, movetime);
             }
-            depth_report(&engine, max_depth, max_nodes)?;
+            depth_report(&engine, max_depth, max_nodes, hash)?;
         }
         Command::Sprt {
             a,
@@ -994,16 +997,16 @@ const DEPTH_FENS: [&str; 10] = [
     "1B5B1/9/2B3W2/9/1W5W1 w",
 ];
 
-/// Nodes and time to each depth from [`DEPTH_FENS`], with a fresh 64 MB table per position.
-fn depth_report(engine: &str, max_depth: u32, max_nodes: u64) -> Result<(), String> {
+/// Nodes and time to each depth from [`DEPTH_FENS`], with a fresh table of `hash` MB per position.
+fn depth_report(engine: &str, max_depth: u32, max_nodes: u64, hash: usize) -> Result<(), String> {
     use fanorona_engine::search::{Limits, Searcher};
     out!(
-        "nodes and time to depth 6..{max_depth} (engine {engine:?}, at most {max_nodes} nodes a position; - = not reached)"
+        "nodes and time to depth 6..{max_depth} (engine {engine:?}, {hash} MB table, at most {max_nodes} nodes a position; - = not reached)"
     );
     let mut sums = vec![(0u64, 0f64, 0usize); max_depth as usize + 1];
     for fen in DEPTH_FENS {
         let p = Position::from_fen(fen).map_err(|e| e.to_string())?;
-        let mut s = Searcher::new(64);
+        let mut s = Searcher::new(hash);
         s.configure(engine)?;
         let mut reached = Vec::new();
         let limits = Limits { depth: Some(max_depth), nodes: Some(max_nodes), ..Limits::default() };
