@@ -426,6 +426,14 @@ pub struct Searcher {
     /// Experimental (option `immobile=N`): N hundredths of a piece against each piece of the side to move that
     /// cannot step anywhere, and for each such piece of the opponent ([`Position::immobile`]).
     pub immobile_weight: i32,
+    /// `centre`: hundredths of a piece per step of centrality (up to 2 across the files, 2 across the ranks) of
+    /// each own piece, less the opponent's.
+    pub centre_weight: i32,
+    /// `lmp`: late-move pruning. At a quiet turn start of depth 1 or 2 searched with a null window, paika steps
+    /// after the first `lmp × depth` tried are not searched (0: off).
+    pub late_moves: i32,
+    /// `delta`: delta pruning in the quiescence, with this margin in hundredths of a piece (0: off).
+    pub delta_margin: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
@@ -560,6 +568,9 @@ impl Searcher {
             lead_weight: 0,
             lead_from: 24,
             immobile_weight: 0,
+            centre_weight: 0,
+            late_moves: 0,
+            delta_margin: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
@@ -585,7 +596,7 @@ impl Searcher {
     /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
     /// `spend` (use the whole time budget), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
-    /// `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility
+    /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility
     /// margin), `ext1`, `iir` (internal iterative reduction), `caphist` (capture history among captures of one
     /// size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`).
     /// Used by the SPRT tool, the tuner and the protocol.
@@ -623,6 +634,9 @@ impl Searcher {
                     self.lead_weight = fresh.lead_weight;
                     self.lead_from = fresh.lead_from;
                     self.immobile_weight = fresh.immobile_weight;
+                    self.centre_weight = fresh.centre_weight;
+                    self.late_moves = fresh.late_moves;
+                    self.delta_margin = fresh.delta_margin;
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
@@ -693,6 +707,9 @@ impl Searcher {
                 "lead" => self.lead_weight = number()?,
                 "lead-from" => self.lead_from = number()?,
                 "immobile" => self.immobile_weight = number()?,
+                "centre" => self.centre_weight = number()?,
+                "lmp" => self.late_moves = number()?.max(0),
+                "delta" => self.delta_margin = number()?.max(0),
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
@@ -761,6 +778,10 @@ impl Searcher {
                     let (own, opp) =
                         (pos.count(pos.side_to_move()) as i32, pos.count(pos.side_to_move().opponent()) as i32);
                     score += (own - opp) * (self.lead_from - own - opp).max(0) * self.lead_weight;
+                }
+                if self.centre_weight != 0 {
+                    let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
+                    score += self.centre_weight * (centrality(own) - centrality(opp));
                 }
                 if self.immobile_weight != 0 {
                     let (own, opp) = pos.immobile();
@@ -913,6 +934,9 @@ impl Searcher {
         self.lead_weight = main.lead_weight;
         self.lead_from = main.lead_from;
         self.immobile_weight = main.immobile_weight;
+        self.centre_weight = main.centre_weight;
+        self.late_moves = main.late_moves;
+        self.delta_margin = main.delta_margin;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
         self.threat_relay = main.threat_relay;
@@ -1292,8 +1316,17 @@ impl Searcher {
         let mut best = -INF;
         let mut best_step = None;
         let mut searched = 0;
+        // Late-move pruning applies where only paika steps are legal (a capture list has no paika steps).
+        let prune_after = if self.late_moves > 0 && quiet_node && depth <= 2 && beta - alpha == 1 {
+            (self.late_moves * depth) as usize
+        } else {
+            usize::MAX
+        };
         for i in 0..list.len() {
             let step = pick(list.as_mut_slice(), keys, i);
+            if i >= prune_after && step.kind == StepKind::Paika && best > -WIN_BOUND && keys[i] < 1 << 21 {
+                break;
+            }
             let mut child = *pos;
             let effect = child.play(step);
             if excluding {
@@ -1467,6 +1500,14 @@ impl Searcher {
                     return stand;
                 }
                 alpha = alpha.max(stand);
+            }
+            // Delta pruning: even the largest whole-turn capture, with a margin for what it changes besides
+            // material, cannot lift the score to alpha, and the opponent's answers only take pieces back.
+            if self.delta_margin > 0 {
+                let ceiling = stand + PIECE * pos.best_capture_relay() as i32 + self.delta_margin;
+                if ceiling <= alpha {
+                    return ceiling;
+                }
             }
         }
         let use_table = self.qs_table && !(relay && self.qs_relay_skip);
@@ -1832,6 +1873,28 @@ pub fn evaluate(pos: &Position) -> i32 {
     score + 10
 }
 
+/// Centrality of each point (bit `9 · rank + file`): up to 2 across the files and 2 across the ranks.
+const CENTRE: [i32; 45] = {
+    let mut t = [0; 45];
+    let mut i = 0;
+    while i < 45 {
+        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
+        t[i] = (4 - (x - 4).abs()) / 2 + (2 - (y - 2).abs());
+        i += 1;
+    }
+    t
+};
+
+/// The summed [`CENTRE`] of the pieces of `bits`.
+fn centrality(mut bits: u64) -> i32 {
+    let mut sum = 0;
+    while bits != 0 {
+        sum += CENTRE[(bits.trailing_zeros() as usize).min(44)];
+        bits &= bits - 1;
+    }
+    sum
+}
+
 /// Bonus of a piece on each point of the 9 × 5 board (bit `9 · rank + file`) for [`plain_evaluate`]: strong
 /// points have more lines, central points reach more of the board.
 const PLAIN_PST: [i32; 45] = {
@@ -2009,7 +2072,15 @@ mod tests {
     fn pruning_options_keep_the_forced_win() {
         // A won endgame and a middlegame with a large relay: null moves and futility must not hide either.
         let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
-        for spec in ["max,nmp", "max,nmp,fut=100", "max,eval=tuned,nmp", "max,iir", "max,relay-terms,capgain=100"] {
+        for spec in [
+            "max,nmp",
+            "max,nmp,fut=100",
+            "max,eval=tuned,nmp",
+            "max,iir",
+            "max,relay-terms,capgain=100",
+            "max,lmp=1",
+            "max,delta=50,centre=10",
+        ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
             let r = s.search(&p, &[], Limits::depth(5), |_| {});
@@ -2019,12 +2090,14 @@ mod tests {
         let mid = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w").unwrap();
         let mut plain = Searcher::new(4);
         plain.configure("max").unwrap();
-        let mut pruned = Searcher::new(4);
-        pruned.configure("max,nmp").unwrap();
         let a = plain.search(&mid, &[], Limits::depth(5), |_| {});
-        let b = pruned.search(&mid, &[], Limits::depth(5), |_| {});
-        // Both take the largest material gain: the scores agree to within a piece.
-        assert!((a.score - b.score).abs() <= PIECE, "{} vs {}", a.score, b.score);
+        for spec in ["max,nmp", "max,lmp=2,delta=100"] {
+            let mut pruned = Searcher::new(4);
+            pruned.configure(spec).unwrap();
+            let b = pruned.search(&mid, &[], Limits::depth(5), |_| {});
+            // Both take the largest material gain: the scores agree to within a piece.
+            assert!((a.score - b.score).abs() <= PIECE, "{spec}: {} vs {}", a.score, b.score);
+        }
     }
 
     #[test]
@@ -2241,6 +2314,9 @@ mod tests {
         assert_eq!((s.iir, s.threat_relay, s.capgain_relay), (true, true, false));
         s.configure("max").unwrap();
         assert_eq!((s.iir, s.threat_relay, s.capgain_relay), (false, false, false));
+        s.configure("lmp=3,delta=120,centre=-5").unwrap();
+        assert_eq!((s.late_moves, s.delta_margin, s.centre_weight), (3, 120, -5));
+        assert!(s.configure("lmp=many").is_err());
         // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
         let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
         let plain = Searcher::new(0).static_eval(&p);
