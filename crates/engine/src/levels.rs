@@ -40,7 +40,8 @@ struct Spec {
     /// Chance of stopping a relay early, as if its continuation went unseen.
     relay_cut: f64,
     /// Searches with full strength's options ([`crate::protocol::FULL_STRENGTH_EXTRAS`]): quiescence over at most
-    /// two turns of captures, the worth of a capture left at its horizon, and the whole time budget spent. Master
+    /// two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning, centrality,
+    /// and the whole time budget spent. Master
     /// only, so that it stays clearly above Advanced (with the faster search of 2026-11-25 it scored 63% against
     /// it without; STRENGTH.md).
     full_strength: bool,

@@ -618,7 +618,18 @@ impl Position {
             return self.best_capture();
         }
         let (own, opp) = self.own_opp();
-        best_turn_capture_bb(self.geometry(), own, opp)
+        best_turn_capture_bb(self.geometry(), own, opp, u32::MAX)
+    }
+
+    /// Whether the side to move can take at least `n` enemy pieces in one whole turn, relays included: as
+    /// `best_capture_relay() >= n`, but it stops looking once a turn reaches `n`. Under rules other than the
+    /// defaults or in a relay, it asks [`Position::best_capture`].
+    pub fn can_capture_at_least(&self, n: u32) -> bool {
+        if !self.is_plain() {
+            return self.best_capture() >= n;
+        }
+        let (own, opp) = self.own_opp();
+        best_turn_capture_bb(self.geometry(), own, opp, n) >= n
     }
 
     /// The most of the side to move's pieces the opponent could take in one whole turn, relay continuations
@@ -631,7 +642,7 @@ impl Position {
             return self.threat();
         }
         let (own, opp) = flipped.own_opp();
-        best_turn_capture_bb(self.geometry(), own, opp)
+        best_turn_capture_bb(self.geometry(), own, opp, u32::MAX)
     }
 
     /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
@@ -1157,8 +1168,9 @@ fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, vis
 }
 
 /// The most pieces of `opp` the side owning `own` can take in one turn under the default rules (0 without a
-/// capture): every first capture followed by its best relay.
-fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64) -> u32 {
+/// capture): every first capture followed by its best relay. The walk stops at the first turn that takes `enough`
+/// (the answer is then at least `enough`).
+fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64, enough: u32) -> u32 {
     let empty = g.board & !(own | opp);
     let mut best = 0;
     for d in 0..4 {
@@ -1180,8 +1192,13 @@ fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64) -> u32 {
                 let start = if beyond { g.neighbor[dir][to] } else { g.neighbor[run_dir][from] };
                 let run = run_from(g, opp, start as usize, run_dir);
                 let moved = own ^ (1 << from) ^ (1 << to);
-                let total = run.count_ones() + best_relay(g, moved, opp & !run, to, dir, 1 << from | 1 << to);
+                let taken = run.count_ones();
+                let rest = enough.saturating_sub(taken);
+                let total = taken + best_relay(g, moved, opp & !run, to, dir, 1 << from | 1 << to, rest);
                 best = best.max(total);
+                if best >= enough {
+                    return best;
+                }
             }
         }
     }
@@ -1189,8 +1206,11 @@ fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64) -> u32 {
 }
 
 /// The most pieces of `opp` the relay of the piece on `p` (which just moved in direction `last_dir`) can still
-/// take under the default relay rule, on bare bitboards.
-fn best_relay(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64) -> u32 {
+/// take under the default relay rule, on bare bitboards; it stops at the first line that takes `enough`.
+fn best_relay(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64, enough: u32) -> u32 {
+    if enough == 0 {
+        return 0;
+    }
     let empty = g.board & !(own | opp);
     let mut cand = g.adjacent[p] & empty & !visited & !g.step_bits[last_dir][p];
     if cand == 0 || !g.can_capture_from(p, cand, opp) {
@@ -1205,8 +1225,13 @@ fn best_relay(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visit
         for (start, run_dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
             if start != NO_POINT && opp >> start & 1 == 1 {
                 let run = run_from(g, opp, start as usize, run_dir);
-                let total = run.count_ones() + best_relay(g, moved, opp & !run, to, d, visited | 1 << to);
+                let taken = run.count_ones();
+                let rest = enough.saturating_sub(taken);
+                let total = taken + best_relay(g, moved, opp & !run, to, d, visited | 1 << to, rest);
                 best = best.max(total);
+                if best >= enough {
+                    return best;
+                }
             }
         }
     }
@@ -1316,6 +1341,9 @@ mod tests {
             }
             let most = most_taken_by_a_turn(&p);
             assert_eq!(p.best_capture_relay(), most, "game {game}: {p}");
+            for n in 0..=most + 1 {
+                assert_eq!(p.can_capture_at_least(n), most >= n, "game {game}, {n} pieces: {p}");
+            }
             assert!(most >= p.best_capture());
             relays_matter += usize::from(most > p.best_capture());
             if let Some(passed) = p.null_move() {

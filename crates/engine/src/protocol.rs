@@ -33,13 +33,15 @@ use std::time::Duration;
 /// [+4.0, +32.0] in 792 games at 60,000 nodes a turn, SPRT H1), and where it stops with a capture still due,
 /// a piece per piece of that capture (`capgain=100` against none +31.3 Elo [+12.8, +50.0] and +27.8 [+10.8,
 /// +44.9] from two books, SPRT H1 at 60,000 nodes a turn; +2.9 [−14.1, +19.9] in 120 games at 200 ms; depth 9
-/// over the bench positions in 11 M nodes instead of 20 M).
-pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=100";
+/// over the bench positions in 11 M nodes instead of 20 M), and together late-move pruning of paika steps at
+/// depth 1–2 (`lmp=3`), delta pruning in the quiescence (`delta=100`) and a centrality term (`centre=5`):
+/// +13.1 Elo [+2.9, +23.3] and +16.5 [+4.3, +28.7] from two books, SPRT H1 at 60,000 nodes a turn.
+pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5";
 
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
-/// over at most two turns of captures, and the worth of a capture left at its horizon. Master plays with them
-/// too ([`crate::levels::Level::Master`]).
-pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=100";
+/// over at most two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning,
+/// and centrality. Master plays with them too ([`crate::levels::Level::Master`]).
+pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5";
 
 /// Where protocol output goes; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;

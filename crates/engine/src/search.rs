@@ -781,7 +781,7 @@ impl Searcher {
                 }
                 if self.centre_weight != 0 {
                     let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
-                    score += self.centre_weight * (centrality(own) - centrality(opp));
+                    score += self.centre_weight * (centrality(pos.variant(), own) - centrality(pos.variant(), opp));
                 }
                 if self.immobile_weight != 0 {
                     let (own, opp) = pos.immobile();
@@ -1503,10 +1503,11 @@ impl Searcher {
             }
             // Delta pruning: even the largest whole-turn capture, with a margin for what it changes besides
             // material, cannot lift the score to alpha, and the opponent's answers only take pieces back.
-            if self.delta_margin > 0 {
-                let ceiling = stand + PIECE * pos.best_capture_relay() as i32 + self.delta_margin;
-                if ceiling <= alpha {
-                    return ceiling;
+            if self.delta_margin > 0 && stand + self.delta_margin <= alpha {
+                // The fewest pieces that would lift the ceiling above alpha: ask only whether a turn takes that many.
+                let needed = (alpha - stand - self.delta_margin) / PIECE + 1;
+                if !pos.can_capture_at_least(needed as u32) {
+                    return stand + PIECE * pos.best_capture_relay() as i32 + self.delta_margin;
                 }
             }
         }
@@ -1873,23 +1874,31 @@ pub fn evaluate(pos: &Position) -> i32 {
     score + 10
 }
 
-/// Centrality of each point (bit `9 · rank + file`): up to 2 across the files and 2 across the ranks.
-const CENTRE: [i32; 45] = {
+/// Centrality of each point (bit `9 · rank + file`) of a board `width` files wide: up to 2 across the files
+/// (the middle file) and 2 across the ranks (the middle rank).
+const fn centre_table(width: i32) -> [i32; 45] {
     let mut t = [0; 45];
+    let mid = (width - 1) / 2;
     let mut i = 0;
     while i < 45 {
         let (x, y) = ((i % 9) as i32, (i / 9) as i32);
-        t[i] = (4 - (x - 4).abs()) / 2 + (2 - (y - 2).abs());
+        if x < width {
+            t[i] = (mid - (x - mid).abs()) * 2 / mid + (2 - (y - 2).abs());
+        }
         i += 1;
     }
     t
-};
+}
 
-/// The summed [`CENTRE`] of the pieces of `bits`.
-fn centrality(mut bits: u64) -> i32 {
+/// [`centre_table`] of the 9 × 5 board and of the 5 × 5 board.
+const CENTRE: [[i32; 45]; 2] = [centre_table(9), centre_table(5)];
+
+/// The summed centrality of the pieces of `bits` on the board of `variant`.
+fn centrality(variant: crate::geometry::Variant, mut bits: u64) -> i32 {
+    let table = &CENTRE[usize::from(variant == crate::geometry::Variant::Dimy)];
     let mut sum = 0;
     while bits != 0 {
-        sum += CENTRE[(bits.trailing_zeros() as usize).min(44)];
+        sum += table[(bits.trailing_zeros() as usize).min(44)];
         bits &= bits - 1;
     }
     sum
@@ -2273,6 +2282,17 @@ mod tests {
                 assert_eq!(s.search_at_depth(&p, &[], depth), plain_minimax(&p, depth as i32, 0), "{p} depth {depth}");
             }
         }
+    }
+
+    #[test]
+    fn centrality_peaks_in_the_middle_of_either_board() {
+        let at = |v, p: &str| centrality(v, 1 << crate::geometry::parse_point(p).unwrap());
+        use crate::geometry::Variant::{Dimy, Tsivy};
+        assert_eq!(
+            (at(Tsivy, "e3"), at(Tsivy, "a1"), at(Tsivy, "i5"), at(Tsivy, "c3"), at(Tsivy, "e1")),
+            (4, 0, 0, 3, 2)
+        );
+        assert_eq!((at(Dimy, "c3"), at(Dimy, "a1"), at(Dimy, "e5"), at(Dimy, "b3"), at(Dimy, "c1")), (4, 0, 0, 3, 2));
     }
 
     #[test]
