@@ -596,10 +596,11 @@ impl Searcher {
     /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
     /// `spend` (use the whole time budget), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
-    /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`, `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility
-    /// margin), `ext1`, `iir` (internal iterative reduction), `caphist` (capture history among captures of one
-    /// size), `hmalus` (history gravity and malus), `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`).
-    /// Used by the SPRT tool, the tuner and the protocol.
+    /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
+    /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `iir` (internal
+    /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
+    /// and malus), `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner
+    /// and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -1503,10 +1504,12 @@ impl Searcher {
             }
             // Delta pruning: even the largest whole-turn capture, with a margin for what it changes besides
             // material, cannot lift the score to alpha, and the opponent's answers only take pieces back.
-            if self.delta_margin > 0 && stand + self.delta_margin <= alpha {
+            if self.delta_margin > 0 && stand + self.delta_margin <= alpha && alpha < WIN_BOUND {
                 // The fewest pieces that would lift the ceiling above alpha: ask only whether a turn takes that many.
+                // A turn that takes every enemy piece wins outright, whatever the ceiling says: never prune that.
                 let needed = (alpha - stand - self.delta_margin) / PIECE + 1;
-                if !pos.can_capture_at_least(needed as u32) {
+                let enemies = pos.count(pos.side_to_move().opponent()) as i32;
+                if !pos.can_capture_at_least(needed.min(enemies) as u32) {
                     return stand + PIECE * pos.best_capture_relay() as i32 + self.delta_margin;
                 }
             }
