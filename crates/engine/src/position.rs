@@ -1044,12 +1044,18 @@ fn run_of(g: &Geometry, opp: u64, s: Step) -> u64 {
     }
 }
 
-/// The number of turns of the side owning `own` under the default rules.
-fn count_turns_bb(g: &Geometry, own: u64, opp: u64) -> u64 {
+/// Calls `f(from, to, dir, run)` for every capturing step at the start of a turn of the side owning `own` under
+/// the default rules (`run`: the pieces of `opp` it takes), walking the capture origins of `captures_into` in
+/// place, without a step list; stops early when `f` returns true. Returns whether there was any capture.
+#[inline(always)]
+fn for_each_first_capture(
+    g: &Geometry,
+    own: u64,
+    opp: u64,
+    mut f: impl FnMut(usize, usize, usize, u64) -> bool,
+) -> bool {
     let empty = g.board & !(own | opp);
-    let mut n = 0u64;
     let mut any = false;
-    // The capture origins of `captures_into`, walked in place: no step list at the leaves.
     for d in 0..4 {
         let o = d + 4;
         let opp_d = g.shift(opp, d);
@@ -1068,15 +1074,27 @@ fn count_turns_bb(g: &Geometry, own: u64, opp: u64) -> u64 {
                 origins &= origins - 1;
                 let to = g.neighbor[dir][from] as usize;
                 let start = if beyond { g.neighbor[dir][to] } else { g.neighbor[run_dir][from] };
-                let rest = opp & !run_from(g, opp, start as usize, run_dir);
-                let moved = own ^ (1 << from) ^ (1 << to);
-                n += 1 + count_relays(g, moved, rest, to, dir, 1 << from | 1 << to);
+                if f(from, to, dir, run_from(g, opp, start as usize, run_dir)) {
+                    return true;
+                }
             }
         }
     }
+    any
+}
+
+/// The number of turns of the side owning `own` under the default rules.
+fn count_turns_bb(g: &Geometry, own: u64, opp: u64) -> u64 {
+    let mut n = 0u64;
+    let any = for_each_first_capture(g, own, opp, |from, to, dir, run| {
+        let moved = own ^ (1 << from) ^ (1 << to);
+        n += 1 + count_relays(g, moved, opp & !run, to, dir, 1 << from | 1 << to);
+        false
+    });
     if any {
         return n;
     }
+    let empty = g.board & !(own | opp);
     (0..8).map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones() as u64).sum()
 }
 
@@ -1171,37 +1189,14 @@ fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, vis
 /// capture): every first capture followed by its best relay. The walk stops at the first turn that takes `enough`
 /// (the answer is then at least `enough`).
 fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64, enough: u32) -> u32 {
-    let empty = g.board & !(own | opp);
     let mut best = 0;
-    for d in 0..4 {
-        let o = d + 4;
-        let opp_d = g.shift(opp, d);
-        let opp_o = g.shift(opp, o);
-        let ahead_d = own & g.shift(empty, o);
-        let ahead_o = own & g.shift(empty, d);
-        for (mut origins, dir, run_dir, beyond) in [
-            (ahead_d & g.shift(opp_o, o), d, d, true),
-            (ahead_d & opp_d, d, o, false),
-            (ahead_o & g.shift(opp_d, d), o, o, true),
-            (ahead_o & opp_o, o, d, false),
-        ] {
-            while origins != 0 {
-                let from = origins.trailing_zeros() as usize;
-                origins &= origins - 1;
-                let to = g.neighbor[dir][from] as usize;
-                let start = if beyond { g.neighbor[dir][to] } else { g.neighbor[run_dir][from] };
-                let run = run_from(g, opp, start as usize, run_dir);
-                let moved = own ^ (1 << from) ^ (1 << to);
-                let taken = run.count_ones();
-                let rest = enough.saturating_sub(taken);
-                let total = taken + best_relay(g, moved, opp & !run, to, dir, 1 << from | 1 << to, rest);
-                best = best.max(total);
-                if best >= enough {
-                    return best;
-                }
-            }
-        }
-    }
+    for_each_first_capture(g, own, opp, |from, to, dir, run| {
+        let moved = own ^ (1 << from) ^ (1 << to);
+        let taken = run.count_ones();
+        let rest = enough.saturating_sub(taken);
+        best = best.max(taken + best_relay(g, moved, opp & !run, to, dir, 1 << from | 1 << to, rest));
+        best >= enough
+    });
     best
 }
 
@@ -1298,6 +1293,21 @@ fn push_steps(out: &mut StepList, mut origins: u64, d: usize, kind: StepKind) {
     }
 }
 
+/// A position after `plies` random legal turns from the start under the default rules, if the game lasts that
+/// long and the side to move then has a turn (tests across the crate draw their positions from it).
+#[cfg(test)]
+pub(crate) fn random_game_position(rng: &mut impl rand::Rng, plies: usize) -> Option<Position> {
+    let mut p = Position::start(&Rules::default());
+    for _ in 0..plies {
+        let turns = p.legal_turns();
+        if turns.is_empty() {
+            return None;
+        }
+        p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
+    }
+    (!p.legal_turns().is_empty()).then_some(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1328,17 +1338,8 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
         let (mut checked, mut relays_matter) = (0, 0);
         for game in 0..200 {
-            let mut p = Position::start(&Rules::default());
-            for _ in 0..rng.random_range(2..70) {
-                let turns = p.legal_turns();
-                if turns.is_empty() {
-                    break;
-                }
-                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
-            }
-            if p.legal_turns().is_empty() {
-                continue;
-            }
+            let plies = rng.random_range(2..70);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
             let most = most_taken_by_a_turn(&p);
             assert_eq!(p.best_capture_relay(), most, "game {game}: {p}");
             for n in 0..=most + 1 {

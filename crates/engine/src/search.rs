@@ -1941,6 +1941,7 @@ pub fn plain_evaluate(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::random_game_position;
     use crate::rules::Rules;
 
     #[test]
@@ -2354,17 +2355,8 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         let mut cut = 0;
         for _ in 0..40 {
-            let mut p = Position::start(&Rules::default());
-            for _ in 0..rng.random_range(0..20) {
-                let turns = p.legal_turns();
-                if turns.is_empty() {
-                    break;
-                }
-                p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
-            }
-            if p.legal_turns().is_empty() {
-                continue;
-            }
+            let plies = rng.random_range(0..20);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
             let mut s = Searcher::new(1);
             s.configure("max,spend").unwrap();
             let nodes = rng.random_range(2_000..60_000);
@@ -2378,17 +2370,6 @@ mod tests {
     }
 
     /// A position from `plies` random turns of a game from the start, or None if the game ended.
-    fn random_game_position(rng: &mut impl rand::Rng, plies: usize) -> Option<Position> {
-        let mut p = Position::start(&Rules::default());
-        for _ in 0..plies {
-            let turns = p.legal_turns();
-            if turns.is_empty() {
-                return None;
-            }
-            p.play_turn(&turns[rng.random_range(0..turns.len())]).unwrap();
-        }
-        (!p.legal_turns().is_empty()).then_some(p)
-    }
 
     #[test]
     fn multipv_lines_are_the_best_turns_in_order() {
