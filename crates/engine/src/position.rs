@@ -614,22 +614,17 @@ impl Position {
     /// cannot capture). Under rules other than the defaults (lines rule, vela, a first-turn restriction) or in
     /// a relay, [`Position::best_capture`]: the first capture only.
     pub fn best_capture_relay(&self) -> u32 {
+        self.best_capture_relay_until(u32::MAX)
+    }
+
+    /// [`Position::best_capture_relay`] when it is below `enough`; otherwise some number at least `enough`, found
+    /// without looking further once a turn takes that many (what a bound needs: "can a turn take `enough`?").
+    pub fn best_capture_relay_until(&self, enough: u32) -> u32 {
         if !self.is_plain() {
             return self.best_capture();
         }
         let (own, opp) = self.own_opp();
-        best_turn_capture_bb(self.geometry(), own, opp, u32::MAX)
-    }
-
-    /// Whether the side to move can take at least `n` enemy pieces in one whole turn, relays included: as
-    /// `best_capture_relay() >= n`, but it stops looking once a turn reaches `n`. Under rules other than the
-    /// defaults or in a relay, it asks [`Position::best_capture`].
-    pub fn can_capture_at_least(&self, n: u32) -> bool {
-        if !self.is_plain() {
-            return self.best_capture() >= n;
-        }
-        let (own, opp) = self.own_opp();
-        best_turn_capture_bb(self.geometry(), own, opp, n) >= n
+        best_turn_capture_bb(self.geometry(), own, opp, enough)
     }
 
     /// The most of the side to move's pieces the opponent could take in one whole turn, relay continuations
@@ -1124,23 +1119,12 @@ fn perft_bb(g: &Geometry, own: u64, opp: u64, depth: u32, steps: &mut u64) -> u6
 #[allow(clippy::too_many_arguments)]
 fn relay_bb(g: &Geometry, own: u64, opp: u64, p: usize, last: usize, visited: u64, depth: u32, steps: &mut u64) -> u64 {
     let mut n = perft_bb(g, opp, own, depth - 1, steps);
-    let mut cand = g.adjacent[p] & g.board & !(own | opp) & !visited & !g.step_bits[last][p];
-    if cand == 0 || !g.can_capture_from(p, cand, opp) {
-        return n;
-    }
-    while cand != 0 {
-        let to = cand.trailing_zeros() as usize;
-        cand &= cand - 1;
-        let d = g.dir_by_delta[to + 10 - p] as usize;
+    for_each_relay_capture(g, own, opp, p, last, visited, |to, d, run| {
+        *steps += 1;
         let moved = own ^ (1 << p) ^ (1 << to);
-        for (start, dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
-            if start != NO_POINT && opp >> start & 1 == 1 {
-                *steps += 1;
-                let rest = opp & !run_from(g, opp, start as usize, dir);
-                n += relay_bb(g, moved, rest, to, d, visited | 1 << to, depth, steps);
-            }
-        }
-    }
+        n += relay_bb(g, moved, opp & !run, to, d, visited | 1 << to, depth, steps);
+        false
+    });
     n
 }
 
@@ -1157,31 +1141,46 @@ fn run_from(g: &Geometry, opp: u64, start: usize, d: usize) -> u64 {
     }
 }
 
-/// Counts the relay continuations (each a further stopping point) of the piece on `p` under the default relay
-/// rule, on bare bitboards.
-fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64) -> u64 {
+/// Calls `f(to, dir, run)` for every capturing continuation of the relay of the piece on `p` (which just moved in
+/// direction `last_dir`, having visited `visited`) under the default relay rule, on bare bitboards: the piece
+/// steps to `to` in direction `dir` and takes `run` from `opp`. Stops early when `f` returns true.
+#[inline(always)]
+fn for_each_relay_capture(
+    g: &Geometry,
+    own: u64,
+    opp: u64,
+    p: usize,
+    last_dir: usize,
+    visited: u64,
+    mut f: impl FnMut(usize, usize, u64) -> bool,
+) {
     let empty = g.board & !(own | opp);
     let mut cand = g.adjacent[p] & empty & !visited & !g.step_bits[last_dir][p];
     if cand == 0 || !g.can_capture_from(p, cand, opp) {
-        return 0;
+        return;
     }
-    let mut n = 0;
     while cand != 0 {
         let to = cand.trailing_zeros() as usize;
         cand &= cand - 1;
         let d = g.dir_by_delta[to + 10 - p] as usize;
-        let moved = own ^ (1 << p) ^ (1 << to);
-        let beyond = g.neighbor[d][to];
-        if beyond != NO_POINT && opp >> beyond & 1 == 1 {
-            let rest = opp & !run_from(g, opp, beyond as usize, d);
-            n += 1 + count_relays(g, moved, rest, to, d, visited | 1 << to);
-        }
-        let behind = g.neighbor[(d + 4) & 7][p];
-        if behind != NO_POINT && opp >> behind & 1 == 1 {
-            let rest = opp & !run_from(g, opp, behind as usize, (d + 4) & 7);
-            n += 1 + count_relays(g, moved, rest, to, d, visited | 1 << to);
+        // Approach takes the run beyond `to`; withdrawal the run behind `p`.
+        for (start, run_dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
+            if start != NO_POINT && opp >> start & 1 == 1 && f(to, d, run_from(g, opp, start as usize, run_dir)) {
+                return;
+            }
         }
     }
+}
+
+/// Counts the relay continuations (each a further stopping point) of the piece on `p` under the default relay
+/// rule, on bare bitboards.
+fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64) -> u64 {
+    let mut n = 0;
+    for_each_relay_capture(g, own, opp, p, last_dir, visited, |to, d, run| {
+        let moved = own ^ (1 << p) ^ (1 << to);
+        n += 1 + count_relays(g, moved, opp & !run, to, d, visited | 1 << to);
+        false
+    });
     n
 }
 
@@ -1203,32 +1202,15 @@ fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64, enough: u32) -> u32 {
 /// The most pieces of `opp` the relay of the piece on `p` (which just moved in direction `last_dir`) can still
 /// take under the default relay rule, on bare bitboards; it stops at the first line that takes `enough`.
 fn best_relay(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64, enough: u32) -> u32 {
-    if enough == 0 {
-        return 0;
-    }
-    let empty = g.board & !(own | opp);
-    let mut cand = g.adjacent[p] & empty & !visited & !g.step_bits[last_dir][p];
-    if cand == 0 || !g.can_capture_from(p, cand, opp) {
-        return 0;
-    }
     let mut best = 0;
-    while cand != 0 {
-        let to = cand.trailing_zeros() as usize;
-        cand &= cand - 1;
-        let d = g.dir_by_delta[to + 10 - p] as usize;
-        let moved = own ^ (1 << p) ^ (1 << to);
-        for (start, run_dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
-            if start != NO_POINT && opp >> start & 1 == 1 {
-                let run = run_from(g, opp, start as usize, run_dir);
-                let taken = run.count_ones();
-                let rest = enough.saturating_sub(taken);
-                let total = taken + best_relay(g, moved, opp & !run, to, d, visited | 1 << to, rest);
-                best = best.max(total);
-                if best >= enough {
-                    return best;
-                }
-            }
-        }
+    if enough > 0 {
+        for_each_relay_capture(g, own, opp, p, last_dir, visited, |to, d, run| {
+            let moved = own ^ (1 << p) ^ (1 << to);
+            let taken = run.count_ones();
+            let rest = enough.saturating_sub(taken);
+            best = best.max(taken + best_relay(g, moved, opp & !run, to, d, visited | 1 << to, rest));
+            best >= enough
+        });
     }
     best
 }
@@ -1343,7 +1325,9 @@ mod tests {
             let most = most_taken_by_a_turn(&p);
             assert_eq!(p.best_capture_relay(), most, "game {game}: {p}");
             for n in 0..=most + 1 {
-                assert_eq!(p.can_capture_at_least(n), most >= n, "game {game}, {n} pieces: {p}");
+                let capped = p.best_capture_relay_until(n);
+                assert_eq!(capped >= n, most >= n, "game {game}, {n} pieces: {p}");
+                assert!(capped == most || (capped >= n && capped <= most), "game {game}, {n} pieces: {p}");
             }
             assert!(most >= p.best_capture());
             relays_matter += usize::from(most > p.best_capture());

@@ -1509,8 +1509,10 @@ impl Searcher {
                 // A turn that takes every enemy piece wins outright, whatever the ceiling says: never prune that.
                 let needed = (alpha - stand - self.delta_margin) / PIECE + 1;
                 let enemies = pos.count(pos.side_to_move().opponent()) as i32;
-                if !pos.can_capture_at_least(needed.min(enemies) as u32) {
-                    return stand + PIECE * pos.best_capture_relay() as i32 + self.delta_margin;
+                let target = needed.min(enemies) as u32;
+                let most = pos.best_capture_relay_until(target);
+                if most < target {
+                    return stand + PIECE * most as i32 + self.delta_margin;
                 }
             }
         }
