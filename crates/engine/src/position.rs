@@ -562,6 +562,10 @@ impl Position {
         if !self.may_capture() {
             return 0;
         }
+        if self.vela_winner == NO_VELA {
+            let (own, opp) = self.own_opp();
+            return most_taken_first(self.geometry(), own, opp);
+        }
         let mut list = StepList::new();
         self.gen_captures(&mut list);
         list.iter().map(|&s| self.captured_by(s).count_ones()).max().unwrap_or(0)
@@ -599,14 +603,25 @@ impl Position {
 
     /// Paika steps of the side to move minus those the opponent would have if it were its turn.
     pub fn mobility(&self) -> i32 {
-        let mut flipped = *self;
-        flipped.side = self.side.opponent();
-        self.count_paika() as i32 - flipped.count_paika() as i32
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        // Both sides step onto the same empty points: shift them once for the two counts.
+        (0..8)
+            .map(|d| {
+                let from = g.shift(empty, (d + 4) & 7);
+                (own & from).count_ones() as i32 - (opp & from).count_ones() as i32
+            })
+            .sum()
     }
 
     /// The most of the side to move's pieces that the
     /// opponent could take with one capturing step if it were the opponent's turn (0 if it could not capture).
     pub fn threat(&self) -> u32 {
+        if self.vela_winner == NO_VELA {
+            let (own, opp) = self.own_opp();
+            return most_taken_first(self.geometry(), opp, own);
+        }
         self.opponent_captures().map(u64::count_ones).max().unwrap_or(0)
     }
 
@@ -1078,6 +1093,18 @@ fn for_each_first_capture(
     any
 }
 
+/// The most pieces of `opp` one capturing step of the side owning `own` takes at the start of its turn (0 without
+/// a capture), without vela: the first capture only, relays left out.
+#[inline]
+fn most_taken_first(g: &Geometry, own: u64, opp: u64) -> u32 {
+    let mut most = 0;
+    for_each_first_capture(g, own, opp, |_, _, _, run| {
+        most = most.max(run.count_ones());
+        false
+    });
+    most
+}
+
 /// The number of turns of the side owning `own` under the default rules.
 fn count_turns_bb(g: &Geometry, own: u64, opp: u64) -> u64 {
     let mut n = 0u64;
@@ -1340,6 +1367,35 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 80 && relays_matter > 15, "{checked} positions, {relays_matter} where relays add captures");
+    }
+
+    #[test]
+    fn bitboard_counts_match_the_step_lists() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        let mut checked = 0;
+        for game in 0..200 {
+            let plies = rng.random_range(0..70);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
+            // The first-capture counts against every capturing step of each side, taken from the lists.
+            let most_first = |q: &Position| {
+                let mut list = StepList::new();
+                q.gen_captures(&mut list);
+                list.iter().map(|&s| q.captured_by(s).count_ones()).max().unwrap_or(0)
+            };
+            let mut flipped = p;
+            flipped.side = p.side.opponent();
+            assert_eq!(p.best_capture(), most_first(&p), "game {game}: {p}");
+            assert_eq!(p.threat(), most_first(&flipped), "game {game}: {p}");
+            let paika = |q: &Position| {
+                let mut list = StepList::new();
+                q.gen_paika(&mut list);
+                list.len() as i32
+            };
+            assert_eq!(p.mobility(), paika(&p) - paika(&flipped), "game {game}: {p}");
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked} positions");
     }
 
     #[test]
