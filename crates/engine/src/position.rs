@@ -615,6 +615,19 @@ impl Position {
             .sum()
     }
 
+    /// Empty points the side to move's pieces can step to, less those the opponent's can.
+    pub fn space(&self) -> i32 {
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        let (mut mine, mut theirs) = (0u64, 0u64);
+        for d in 0..8 {
+            mine |= g.shift(own, d);
+            theirs |= g.shift(opp, d);
+        }
+        (mine & empty).count_ones() as i32 - (theirs & empty).count_ones() as i32
+    }
+
     /// The most of the side to move's pieces that the
     /// opponent could take with one capturing step if it were the opponent's turn (0 if it could not capture).
     pub fn threat(&self) -> u32 {
@@ -1393,6 +1406,13 @@ mod tests {
                 list.len() as i32
             };
             assert_eq!(p.mobility(), paika(&p) - paika(&flipped), "game {game}: {p}");
+            // Space: the distinct destinations of those paika steps.
+            let reach = |q: &Position| {
+                let mut list = StepList::new();
+                q.gen_paika(&mut list);
+                list.iter().fold(0u64, |acc, s| acc | 1 << s.to).count_ones() as i32
+            };
+            assert_eq!(p.space(), reach(&p) - reach(&flipped), "game {game}: {p}");
             checked += 1;
         }
         assert!(checked > 100, "{checked} positions");

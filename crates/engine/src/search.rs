@@ -404,6 +404,16 @@ pub struct Searcher {
     pub qs_relay_skip: bool,
     /// Experimental: late-move reductions of quiet steps.
     pub lmr: bool,
+    /// Experimental (option `lmr-log=N`): late-move reductions that grow with depth and the step's place in the
+    /// order, `ln(depth) · ln(place) · N / 100` turns (at most depth − 2), for quiet steps that are neither the
+    /// table's nor a killer; 0: off.
+    pub lmr_log: i32,
+    /// Experimental (option `threat-ext=T`): a quiet leaf where the opponent threatens to take T or more pieces
+    /// with one capture is searched one turn deeper (at most twice on a path), to see whether the threat can be
+    /// met, instead of being scored with the threat term; 0: off.
+    pub threat_ext: i32,
+    /// Threat extensions on the path to the node at each step ply.
+    exts: Vec<u8>,
     /// Penalty per piece the opponent threatens to take at a quiet leaf (0: off).
     pub threat_weight: i32,
     /// Which static evaluation scores the leaves.
@@ -476,6 +486,18 @@ pub struct Searcher {
     pub iir: bool,
     /// Whether the node at each step ply was reached by a pass (no two passes in a row).
     null_at: Vec<bool>,
+    /// Experimental (option `space=N`): N hundredths of a piece per empty point the side to move's pieces can
+    /// step to, less those the opponent's can (mobility counts steps; this counts the points they reach).
+    pub space_weight: i32,
+    /// Half-width of the first aspiration window around the previous iteration's score (option `asp=N`).
+    pub aspiration: i32,
+    /// Experimental (option `cmove`): a paika step that refuted the opponent's last step is tried after the
+    /// killers wherever that step is played again (the countermove heuristic).
+    pub use_countermoves: bool,
+    /// The refutation of each step by side of the step's player, origin and destination ([`Searcher::use_countermoves`]).
+    countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
+    /// The step played from the node at each step ply on the current path.
+    played: Vec<Option<Step>>,
 }
 
 /// Null-move pruning needs at least this many pieces of the side to move: with fewer, being forced to move
@@ -558,6 +580,14 @@ impl Searcher {
             null_reduction: 2,
             futility: 0,
             null_at: vec![false; MAX_PLY + 1],
+            space_weight: 0,
+            lmr_log: 0,
+            threat_ext: 0,
+            exts: vec![0; MAX_PLY + 1],
+            aspiration: 40,
+            use_countermoves: false,
+            countermoves: Box::new([[[None; 64]; 64]; 2]),
+            played: vec![None; MAX_PLY + 1],
             single_reply: false,
             iir: false,
             use_partial: false,
@@ -648,6 +678,11 @@ impl Searcher {
                     self.use_book = fresh.use_book;
                     self.book = None;
                     self.tuned_weights = fresh.tuned_weights;
+                    self.space_weight = fresh.space_weight;
+                    self.lmr_log = fresh.lmr_log;
+                    self.threat_ext = fresh.threat_ext;
+                    self.aspiration = fresh.aspiration;
+                    self.use_countermoves = fresh.use_countermoves;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -709,6 +744,11 @@ impl Searcher {
                 "lead-from" => self.lead_from = number()?,
                 "immobile" => self.immobile_weight = number()?,
                 "centre" => self.centre_weight = number()?,
+                "space" => self.space_weight = number()?,
+                "lmr-log" => self.lmr_log = number()?.max(0),
+                "threat-ext" => self.threat_ext = number()?.max(0),
+                "asp" => self.aspiration = number()?.max(1),
+                "cmove" => self.use_countermoves = flag()?,
                 "lmp" => self.late_moves = number()?.max(0),
                 "delta" => self.delta_margin = number()?.max(0),
                 "contempt" => self.contempt = number()?,
@@ -784,6 +824,9 @@ impl Searcher {
                     let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
                     score += self.centre_weight * (centrality(pos.variant(), own) - centrality(pos.variant(), opp));
                 }
+                if self.space_weight != 0 {
+                    score += self.space_weight * pos.space();
+                }
                 if self.immobile_weight != 0 {
                     let (own, opp) = pos.immobile();
                     score += self.immobile_weight * (opp as i32 - own as i32);
@@ -841,6 +884,11 @@ impl Searcher {
             }
         }
         self.killers.fill([None; 2]);
+        for side in self.countermoves.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(None);
+            }
+        }
     }
 
     /// Searches `pos` (at the start of a turn or mid-relay). `history` holds the hashes of the positions at the
@@ -953,6 +1001,11 @@ impl Searcher {
         self.iir = main.iir;
         self.cap_hist = main.cap_hist;
         self.hist_malus = main.hist_malus;
+        self.space_weight = main.space_weight;
+        self.lmr_log = main.lmr_log;
+        self.threat_ext = main.threat_ext;
+        self.aspiration = main.aspiration;
+        self.use_countermoves = main.use_countermoves;
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -1118,7 +1171,7 @@ impl Searcher {
         self.root_prefix.clear();
         let quiet = history.len() as u32;
         self.seldepth = 0;
-        let mut delta = 40;
+        let mut delta = self.aspiration;
         let (mut alpha, mut beta) = match prev {
             Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
             _ => (-INF, INF),
@@ -1219,7 +1272,7 @@ impl Searcher {
     fn negamax(
         &mut self,
         pos: &Position,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         sply: usize,
@@ -1231,9 +1284,21 @@ impl Searcher {
             return 0;
         }
         let relay = pos.in_relay();
+        let inherited = if sply > 0 { self.exts[sply - 1] } else { 0 };
+        self.exts[sply] = inherited;
         if !relay {
             if let Some(s) = self.turn_start_score(pos, tply, quiet) {
                 return s;
+            }
+            if depth <= 0
+                && self.threat_ext > 0
+                && inherited < 2
+                && sply + 8 < MAX_PLY
+                && !pos.has_capture()
+                && pos.threat() >= self.threat_ext as u32
+            {
+                self.exts[sply] = inherited + 1;
+                depth = 1;
             }
             if depth <= 0 {
                 if let Some((num, den)) = self.progress_scale(quiet) {
@@ -1288,6 +1353,7 @@ impl Searcher {
                 && let Some(null) = pos.null_move()
             {
                 self.path.push(key);
+                self.played[sply] = None;
                 self.null_at[sply + 1] = true;
                 let r = self.null_reduction + i32::from(depth >= 7);
                 let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
@@ -1309,7 +1375,13 @@ impl Searcher {
         let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1)
             - i32::from(self.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
         let mut buf = key_buffer();
-        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side);
+        let counter = if self.use_countermoves && !relay && sply > 0 {
+            self.played[sply - 1]
+                .and_then(|p| self.countermoves[side.opponent().index()][p.from as usize][p.to as usize])
+        } else {
+            None
+        };
+        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter);
         if !relay {
             self.path.push(key);
         }
@@ -1339,6 +1411,7 @@ impl Searcher {
                 }
             }
             self.tt.prefetch(child.hash());
+            self.played[sply] = Some(step);
             let cq = if step.kind == StepKind::Paika {
                 quiet + 1
             } else if effect.turn_ended {
@@ -1358,8 +1431,15 @@ impl Searcher {
             } else {
                 // Late quiet steps are rarely best: look at them one turn shallower first, and again at full
                 // depth only if they turn out better than expected.
-                let reduce =
-                    i32::from(self.lmr && depth >= 3 && i >= 3 && step.kind == StepKind::Paika && keys[i] < 1 << 21);
+                let late = depth >= 3 && i >= 3 && step.kind == StepKind::Paika && keys[i] < (1 << 21) - 1;
+                let reduce = if !late {
+                    0
+                } else if self.lmr_log > 0 {
+                    let r = (depth as f32).ln() * (i as f32).ln() * self.lmr_log as f32 / 100.0;
+                    (r as i32).min(depth - 2)
+                } else {
+                    i32::from(self.lmr)
+                };
                 let mut s = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
                 if reduce > 0 && s > alpha && !self.aborted {
                     s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
@@ -1393,6 +1473,13 @@ impl Searcher {
                             if k[0] != Some(step) {
                                 k[1] = k[0];
                                 k[0] = Some(step);
+                            }
+                            if self.use_countermoves
+                                && !relay
+                                && sply > 0
+                                && let Some(p) = self.played[sply - 1]
+                            {
+                                self.countermoves[side.opponent().index()][p.from as usize][p.to as usize] = Some(step);
                             }
                             let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
                             if self.hist_malus {
@@ -1587,6 +1674,7 @@ impl Searcher {
         best
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn order<'k>(
         &self,
         buf: &'k mut KeyBuffer,
@@ -1595,6 +1683,7 @@ impl Searcher {
         tt: Option<Step>,
         sply: usize,
         side: Side,
+        counter: Option<Step>,
     ) -> &'k mut [i32] {
         let killers = self.killers[sply];
         keys_for(buf, list, |s| {
@@ -1607,6 +1696,9 @@ impl Searcher {
                     1 << 22
                 } else if killers[1] == Some(s) {
                     1 << 21
+                } else if counter == Some(s) {
+                    // Above every history entry, below the killers.
+                    (1 << 21) - 1
                 } else {
                     0
                 };
@@ -2110,6 +2202,9 @@ mod tests {
             "max,relay-terms,capgain=100",
             "max,lmp=1",
             "max,delta=50,centre=10",
+            "max,cmove,space=4,asp=10",
+            "max,lmr-log=80",
+            "max,threat-ext=2",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2249,10 +2344,11 @@ mod tests {
         // Capture history and history gravity only reorder steps: with the table off, every fixed-depth score is
         // still the minimax value, though the histories they learn carry from search to search.
         let mut s = Searcher::new(1);
-        s.configure("caphist,hmalus").unwrap();
+        s.configure("caphist,hmalus,cmove").unwrap();
         let checked = matches_minimax_from_random_games(&mut s, 23, 60);
         assert!(checked >= 20, "only {checked} positions checked");
         assert!(s.cap_history.iter().flatten().flatten().any(|&h| h != 0), "no capture caused a cut");
+        assert!(s.countermoves.iter().flatten().flatten().any(Option::is_some), "no countermove was learnt");
     }
 
     /// Plain minimax with the baseline player's semantics: no quiescence, material and piece-square table.
@@ -2317,8 +2413,8 @@ mod tests {
         // The masks give every point its table value, so a set of pieces sums the table.
         for (v, width) in [(Tsivy, 9), (Dimy, 5)] {
             let table = centre_table(width);
-            for p in 0..45 {
-                assert_eq!(centrality(v, 1 << p), table[p], "point {p} of {v:?}");
+            for (p, &value) in table.iter().enumerate() {
+                assert_eq!(centrality(v, 1 << p), value, "point {p} of {v:?}");
             }
             let bits = 0x1234_5678_9abcu64 & ((1 << 45) - 1);
             let sum: i32 = (0..45).filter(|p| bits >> p & 1 == 1).map(|p| table[p]).sum();
@@ -2368,6 +2464,10 @@ mod tests {
         s.configure("lmp=3,delta=120,centre=-5").unwrap();
         assert_eq!((s.late_moves, s.delta_margin, s.centre_weight), (3, 120, -5));
         assert!(s.configure("lmp=many").is_err());
+        s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3").unwrap();
+        assert_eq!((s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext), (true, 4, 20, 50, 3));
+        s.configure("max").unwrap();
+        assert_eq!((s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext), (false, 0, 40, 0, 0));
         // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
         let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
         let plain = Searcher::new(0).static_eval(&p);
