@@ -442,6 +442,8 @@ pub struct Searcher {
     /// `lmp`: late-move pruning. At a quiet turn start of depth 1 or 2 searched with a null window, paika steps
     /// after the first `lmp × depth` tried are not searched (0: off).
     pub late_moves: i32,
+    /// The deepest turn start where late-move pruning applies (option `lmp-depth=N`, default 2).
+    pub late_move_depth: i32,
     /// `delta`: delta pruning in the quiescence, with this margin in hundredths of a piece (0: off).
     pub delta_margin: i32,
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
@@ -600,6 +602,7 @@ impl Searcher {
             immobile_weight: 0,
             centre_weight: 0,
             late_moves: 0,
+            late_move_depth: 2,
             delta_margin: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
@@ -629,8 +632,9 @@ impl Searcher {
     /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
-    /// and malus), `threads` (Lazy SMP) and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner
-    /// and the protocol.
+    /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `asp` (aspiration width), `lmr-log`
+    /// (scaled late-move reductions), `threat-ext` (threat extension), `lmp-depth` and `eval` (`full`, `plain` or
+    /// `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -667,6 +671,7 @@ impl Searcher {
                     self.immobile_weight = fresh.immobile_weight;
                     self.centre_weight = fresh.centre_weight;
                     self.late_moves = fresh.late_moves;
+                    self.late_move_depth = fresh.late_move_depth;
                     self.delta_margin = fresh.delta_margin;
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
@@ -750,6 +755,7 @@ impl Searcher {
                 "asp" => self.aspiration = number()?.max(1),
                 "cmove" => self.use_countermoves = flag()?,
                 "lmp" => self.late_moves = number()?.max(0),
+                "lmp-depth" => self.late_move_depth = number()?.max(1),
                 "delta" => self.delta_margin = number()?.max(0),
                 "contempt" => self.contempt = number()?,
                 "qs-floor" => self.qs_floor = flag()?,
@@ -985,6 +991,7 @@ impl Searcher {
         self.immobile_weight = main.immobile_weight;
         self.centre_weight = main.centre_weight;
         self.late_moves = main.late_moves;
+        self.late_move_depth = main.late_move_depth;
         self.delta_margin = main.delta_margin;
         self.use_partial = main.use_partial;
         self.capture_gain = main.capture_gain;
@@ -1390,7 +1397,7 @@ impl Searcher {
         let mut best_step = None;
         let mut searched = 0;
         // Late-move pruning applies where only paika steps are legal (a capture list has no paika steps).
-        let prune_after = if self.late_moves > 0 && quiet_node && depth <= 2 && beta - alpha == 1 {
+        let prune_after = if self.late_moves > 0 && quiet_node && depth <= self.late_move_depth && beta - alpha == 1 {
             (self.late_moves * depth) as usize
         } else {
             usize::MAX
@@ -2464,10 +2471,16 @@ mod tests {
         s.configure("lmp=3,delta=120,centre=-5").unwrap();
         assert_eq!((s.late_moves, s.delta_margin, s.centre_weight), (3, 120, -5));
         assert!(s.configure("lmp=many").is_err());
-        s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3").unwrap();
-        assert_eq!((s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext), (true, 4, 20, 50, 3));
+        s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3,lmp-depth=3").unwrap();
+        assert_eq!(
+            (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
+            (true, 4, 20, 50, 3, 3)
+        );
         s.configure("max").unwrap();
-        assert_eq!((s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext), (false, 0, 40, 0, 0));
+        assert_eq!(
+            (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
+            (false, 0, 40, 0, 0, 2)
+        );
         // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
         let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
         let plain = Searcher::new(0).static_eval(&p);
