@@ -408,6 +408,10 @@ pub struct Searcher {
     /// order, `ln(depth) · ln(place) · N / 100` turns (at most depth − 2), for quiet steps that are neither the
     /// table's nor a killer; 0: off.
     pub lmr_log: i32,
+    /// With `lmr-log`, how the reduction follows the node and the step (option `lmr-adj=N`, bits): 1, a turn
+    /// less in a node searched with an open window (on the principal variation); 2, a turn more for a step
+    /// that never caused a cut (history 0).
+    pub lmr_adjust: i32,
     /// Experimental (option `threat-ext=T`): a quiet leaf where the opponent threatens to take T or more pieces
     /// with one capture is searched one turn deeper (at most twice on a path), to see whether the threat can be
     /// met, instead of being scored with the threat term; 0: off.
@@ -584,6 +588,7 @@ impl Searcher {
             null_at: vec![false; MAX_PLY + 1],
             space_weight: 0,
             lmr_log: 0,
+            lmr_adjust: 0,
             threat_ext: 0,
             exts: vec![0; MAX_PLY + 1],
             aspiration: 40,
@@ -633,7 +638,7 @@ impl Searcher {
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `asp` (aspiration width), `lmr-log`
-    /// (scaled late-move reductions), `threat-ext` (threat extension), `lmp-depth` and `eval` (`full`, `plain` or
+    /// (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext` (threat extension), `lmp-depth` and `eval` (`full`, `plain` or
     /// `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -685,6 +690,7 @@ impl Searcher {
                     self.tuned_weights = fresh.tuned_weights;
                     self.space_weight = fresh.space_weight;
                     self.lmr_log = fresh.lmr_log;
+                    self.lmr_adjust = fresh.lmr_adjust;
                     self.threat_ext = fresh.threat_ext;
                     self.aspiration = fresh.aspiration;
                     self.use_countermoves = fresh.use_countermoves;
@@ -751,6 +757,7 @@ impl Searcher {
                 "centre" => self.centre_weight = number()?,
                 "space" => self.space_weight = number()?,
                 "lmr-log" => self.lmr_log = number()?.max(0),
+                "lmr-adj" => self.lmr_adjust = number()?.max(0),
                 "threat-ext" => self.threat_ext = number()?.max(0),
                 "asp" => self.aspiration = number()?.max(1),
                 "cmove" => self.use_countermoves = flag()?,
@@ -1010,6 +1017,7 @@ impl Searcher {
         self.hist_malus = main.hist_malus;
         self.space_weight = main.space_weight;
         self.lmr_log = main.lmr_log;
+        self.lmr_adjust = main.lmr_adjust;
         self.threat_ext = main.threat_ext;
         self.aspiration = main.aspiration;
         self.use_countermoves = main.use_countermoves;
@@ -1442,8 +1450,14 @@ impl Searcher {
                 let reduce = if !late {
                     0
                 } else if self.lmr_log > 0 {
-                    let r = (depth as f32).ln() * (i as f32).ln() * self.lmr_log as f32 / 100.0;
-                    (r as i32).min(depth - 2)
+                    let mut r = ((depth as f32).ln() * (i as f32).ln() * self.lmr_log as f32 / 100.0) as i32;
+                    if self.lmr_adjust & 1 != 0 && beta - alpha > 1 {
+                        r -= 1;
+                    }
+                    if self.lmr_adjust & 2 != 0 && keys[i] == 0 {
+                        r += 1;
+                    }
+                    r.clamp(0, depth - 2)
                 } else {
                     i32::from(self.lmr)
                 };
@@ -2210,7 +2224,7 @@ mod tests {
             "max,lmp=1",
             "max,delta=50,centre=10",
             "max,cmove,space=4,asp=10",
-            "max,lmr-log=80",
+            "max,lmr-log=80,lmr-adj=3",
             "max,threat-ext=2",
         ] {
             let mut s = Searcher::new(1);
@@ -2471,7 +2485,8 @@ mod tests {
         s.configure("lmp=3,delta=120,centre=-5").unwrap();
         assert_eq!((s.late_moves, s.delta_margin, s.centre_weight), (3, 120, -5));
         assert!(s.configure("lmp=many").is_err());
-        s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3,lmp-depth=3").unwrap();
+        s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3,lmp-depth=3,lmr-adj=2").unwrap();
+        assert_eq!(s.lmr_adjust, 2);
         assert_eq!(
             (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
             (true, 4, 20, 50, 3, 3)
