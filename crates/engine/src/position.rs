@@ -638,6 +638,35 @@ impl Position {
         self.opponent_captures().map(u64::count_ones).max().unwrap_or(0)
     }
 
+    /// The opponent's two threats if it were its turn: the most of the side to move's pieces one capturing step
+    /// takes, and the most another step takes without touching those (0 if none): one turn can seldom parry both.
+    pub fn double_threat(&self) -> (u32, u32) {
+        // Two walks of the opponent's captures: the largest, then the largest clear of it.
+        let best_under = |avoid: u64| -> (u32, u64) {
+            let mut best = (0, 0u64);
+            let mut consider = |run: u64| {
+                if run & avoid == 0 && run.count_ones() > best.0 {
+                    best = (run.count_ones(), run);
+                }
+            };
+            if self.vela_winner == NO_VELA {
+                let (own, opp) = self.own_opp();
+                for_each_first_capture(self.geometry(), opp, own, |_, _, _, run| {
+                    consider(run);
+                    false
+                });
+            } else {
+                self.opponent_captures().for_each(consider);
+            }
+            best
+        };
+        let (first, run) = best_under(0);
+        if first == 0 {
+            return (0, 0);
+        }
+        (first, best_under(run).0)
+    }
+
     /// The most enemy pieces the side to move can take in one whole turn, relay continuations included (0 if it
     /// cannot capture). Under rules other than the defaults (lines rule, vela, a first-turn restriction) or in
     /// a relay, [`Position::best_capture`]: the first capture only.
@@ -1400,6 +1429,9 @@ mod tests {
             flipped.side = p.side.opponent();
             assert_eq!(p.best_capture(), most_first(&p), "game {game}: {p}");
             assert_eq!(p.threat(), most_first(&flipped), "game {game}: {p}");
+            let (first, second) = p.double_threat();
+            assert_eq!(first, p.threat(), "game {game}: {p}");
+            assert!(second <= first, "game {game}: {p}");
             let paika = |q: &Position| {
                 let mut list = StepList::new();
                 q.gen_paika(&mut list);

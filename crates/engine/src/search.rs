@@ -408,6 +408,9 @@ pub struct Searcher {
     /// order, `ln(depth) · ln(place) · N / 100` turns (at most depth − 2), for quiet steps that are neither the
     /// table's nor a killer; 0: off.
     pub lmr_log: i32,
+    /// Experimental (option `threat2=N`): at a quiet leaf, N hundredths of a piece against the opponent's second
+    /// threat, disjoint from its largest ([`Position::double_threat`]).
+    pub threat2_weight: i32,
     /// With `lmr-log`, how the reduction follows the node and the step (option `lmr-adj=N`, bits): 1, a turn
     /// less in a node searched with an open window (on the principal variation); 2, a turn more for a step
     /// that never caused a cut (history 0).
@@ -588,6 +591,7 @@ impl Searcher {
             null_at: vec![false; MAX_PLY + 1],
             space_weight: 0,
             lmr_log: 0,
+            threat2_weight: 0,
             lmr_adjust: 0,
             threat_ext: 0,
             exts: vec![0; MAX_PLY + 1],
@@ -690,6 +694,7 @@ impl Searcher {
                     self.tuned_weights = fresh.tuned_weights;
                     self.space_weight = fresh.space_weight;
                     self.lmr_log = fresh.lmr_log;
+                    self.threat2_weight = fresh.threat2_weight;
                     self.lmr_adjust = fresh.lmr_adjust;
                     self.threat_ext = fresh.threat_ext;
                     self.aspiration = fresh.aspiration;
@@ -757,6 +762,7 @@ impl Searcher {
                 "centre" => self.centre_weight = number()?,
                 "space" => self.space_weight = number()?,
                 "lmr-log" => self.lmr_log = number()?.max(0),
+                "threat2" => self.threat2_weight = number()?,
                 "lmr-adj" => self.lmr_adjust = number()?.max(0),
                 "threat-ext" => self.threat_ext = number()?.max(0),
                 "asp" => self.aspiration = number()?.max(1),
@@ -1017,6 +1023,7 @@ impl Searcher {
         self.hist_malus = main.hist_malus;
         self.space_weight = main.space_weight;
         self.lmr_log = main.lmr_log;
+        self.threat2_weight = main.threat2_weight;
         self.lmr_adjust = main.lmr_adjust;
         self.threat_ext = main.threat_ext;
         self.aspiration = main.aspiration;
@@ -1585,7 +1592,10 @@ impl Searcher {
                     return -WIN + tply;
                 }
                 let mut score = self.static_eval(pos);
-                if self.threat_weight != 0 {
+                if self.threat2_weight != 0 && !self.threat_relay {
+                    let (first, second) = pos.double_threat();
+                    score -= self.threat_weight * first as i32 + self.threat2_weight * second as i32;
+                } else if self.threat_weight != 0 {
                     let threat = if self.threat_relay { pos.threat_relay() } else { pos.threat() };
                     score -= self.threat_weight * threat as i32;
                 }
@@ -2226,6 +2236,7 @@ mod tests {
             "max,cmove,space=4,asp=10",
             "max,lmr-log=80,lmr-adj=3",
             "max,threat-ext=2",
+            "max,threat2=40",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
