@@ -727,9 +727,18 @@ impl Searcher {
                         .split(':')
                         .map(|w| w.trim().parse().map_err(|_| format!("option \"tuned\": {w:?} is not a whole number")))
                         .collect::<Result<_, _>>()?;
-                    self.tuned_weights = weights.try_into().map_err(|w: Vec<i32>| {
-                        format!("option \"tuned\" has {} weights, not {}", w.len(), crate::tune::FEATURES)
-                    })?;
+                    // The piece-square classes came after the first twelve weights: a shorter list leaves them 0.
+                    let n = crate::tune::FEATURES;
+                    if weights.len() < n - crate::tune::PST_CLASSES || weights.len() > n {
+                        return Err(format!(
+                            "option \"tuned\" has {} weights, not {} (or {} without the piece-square classes)",
+                            weights.len(),
+                            n,
+                            n - crate::tune::PST_CLASSES
+                        ));
+                    }
+                    self.tuned_weights = [0; crate::tune::FEATURES];
+                    self.tuned_weights[..weights.len()].copy_from_slice(&weights);
                     self.threat_weight = 0;
                     self.exposed_weight = 0;
                     self.mobility_weight = 0;
@@ -2496,6 +2505,14 @@ mod tests {
         s.configure("lmp=3,delta=120,centre=-5").unwrap();
         assert_eq!((s.late_moves, s.delta_margin, s.centre_weight), (3, 120, -5));
         assert!(s.configure("lmp=many").is_err());
+        // `tuned` takes the twelve weights of the first features, the piece-square classes left at 0, or all of them.
+        s.configure("tuned=100:4:8:10:-80:0:0:0:0:8:5:0").unwrap();
+        assert_eq!(s.tuned_weights[..13], [100, 4, 8, 10, -80, 0, 0, 0, 0, 8, 5, 0, 0]);
+        let all = ["1"; crate::tune::FEATURES].join(":");
+        s.configure(&format!("tuned={all}")).unwrap();
+        assert_eq!(s.tuned_weights, [1; crate::tune::FEATURES]);
+        assert!(s.configure("tuned=1:2:3").is_err());
+        assert!(s.configure(&format!("tuned={all}:1")).is_err());
         s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3,lmp-depth=3,lmr-adj=2").unwrap();
         assert_eq!(s.lmr_adjust, 2);
         assert_eq!(

@@ -18,7 +18,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Number of evaluation features.
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 12 + PST_CLASSES;
+
+/// Classes of points of the 9 × 5 board under its two mirrors (left-right, up-down): 5 files from the edge to
+/// the middle times 3 ranks from the edge to the middle. Features 12 onwards count own pieces less the
+/// opponent's in each class: a piece-square table the fit can shape.
+pub const PST_CLASSES: usize = 15;
 
 /// What each feature measures, side to move minus opponent unless said otherwise.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -34,11 +39,41 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "paika mobility",
     "centre (piece-square)",
     "lead, 6 pieces or fewer",
+    "points a1 (class 0: file a/i, rank 1/5)",
+    "points b1 (class 1)",
+    "points c1 (class 2)",
+    "points d1 (class 3)",
+    "points e1 (class 4)",
+    "points a2 (class 5: file a/i, rank 2/4)",
+    "points b2 (class 6)",
+    "points c2 (class 7)",
+    "points d2 (class 8)",
+    "points e2 (class 9)",
+    "points a3 (class 10: file a/i, rank 3)",
+    "points b3 (class 11)",
+    "points c3 (class 12)",
+    "points d3 (class 13)",
+    "points e3 (class 14)",
 ];
 
 /// The weights of [`tuned_evaluate`], in hundredths of a piece per unit of each feature ([`FEATURE_NAMES`]):
 /// fitted by `fanorona-cli tune fit` (see STRENGTH.md for the data set and the fit).
-pub const TUNED_WEIGHTS: [i32; FEATURES] = [100, 4, -3, 0, -110, 0, 0, 0, 0, 7, -5, 157];
+pub const TUNED_WEIGHTS: [i32; FEATURES] =
+    [100, 4, -3, 0, -110, 0, 0, 0, 0, 7, -5, 157, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// The points of each class of [`PST_CLASSES`] on the 9 × 5 board.
+const PST_MASKS: [u64; PST_CLASSES] = {
+    let mut m = [0u64; PST_CLASSES];
+    let mut i = 0;
+    while i < 45 {
+        let (x, y) = (i % 9, i / 9);
+        let fx = if x < 8 - x { x } else { 8 - x };
+        let fy = if y < 4 - y { y } else { 4 - y };
+        m[fy * 5 + fx] |= 1 << i;
+        i += 1;
+    }
+    m
+};
 
 /// Centre part of the plain piece-square table: points near the middle reach more of the board.
 const CENTRE: [i32; 45] = {
@@ -89,7 +124,13 @@ fn features_for(pos: &Position, threats: bool, mine: bool) -> [i32; FEATURES] {
         }
         _ => (0, 0),
     };
-    [
+    let mut f = [0; FEATURES];
+    if g.width == 9 {
+        for (k, m) in PST_MASKS.iter().enumerate() {
+            f[12 + k] = (own & m).count_ones() as i32 - (opp & m).count_ones() as i32;
+        }
+    }
+    f[..12].copy_from_slice(&[
         lead,
         (own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32,
         if total <= 12 { lead * (12 - total) } else { 0 },
@@ -102,7 +143,8 @@ fn features_for(pos: &Position, threats: bool, mine: bool) -> [i32; FEATURES] {
         pos.mobility(),
         if g.width == 9 { centre(own) - centre(opp) } else { 0 },
         if total <= 6 { lead } else { 0 },
-    ]
+    ]);
+    f
 }
 
 /// The tuned static evaluation: [`TUNED_WEIGHTS`] · [`features`], from the side to move's point of view, in
@@ -429,6 +471,30 @@ mod tests {
                 assert_eq!(f[4..9], [enemy.0 as i32, enemy.1 as i32, enemy.2 as i32, 0, 0], "{fen}");
             }
         }
+    }
+
+    #[test]
+    fn point_classes_split_the_board_by_its_mirrors() {
+        // Every point in exactly one class; a class holds a point's mirror images and nothing else.
+        let all = PST_MASKS.iter().fold(0u64, |acc, m| {
+            assert_eq!(acc & m, 0, "classes overlap");
+            acc | m
+        });
+        assert_eq!(all, (1u64 << 45) - 1);
+        for m in PST_MASKS {
+            let p = m.trailing_zeros() as usize;
+            let (x, y) = (p % 9, p / 9);
+            let images = [(x, y), (8 - x, y), (x, 4 - y), (8 - x, 4 - y)];
+            assert_eq!(m, images.iter().fold(0u64, |acc, &(a, b)| acc | 1 << (b * 9 + a)));
+        }
+        // The features count own pieces less the opponent's in each class: at the start, a1 (class 0) holds two
+        // pieces a side and the middle point e3 (class 14) none.
+        let f = features(&Position::start(&crate::rules::Rules::default()));
+        assert_eq!(f[12..].iter().sum::<i32>(), f[0]);
+        assert_eq!((f[12], f[26]), (0, 0));
+        let p = Position::from_fen("9/9/4W4/9/B8 w").unwrap();
+        let f = features(&p);
+        assert_eq!((f[12], f[26], f[12..].iter().sum::<i32>()), (-1, 1, 0));
     }
 
     #[test]

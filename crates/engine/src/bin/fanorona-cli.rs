@@ -838,7 +838,13 @@ fn tune(action: TuneAction) -> Result<(), String> {
             }
             let start: [i32; tune::FEATURES] = match start.len() {
                 0 => tune::TUNED_WEIGHTS,
-                n => start.try_into().map_err(|_| format!("{n} starting weights for {} features", tune::FEATURES))?,
+                n if (tune::FEATURES - tune::PST_CLASSES..=tune::FEATURES).contains(&n) => {
+                    // Without the piece-square classes' weights, they start at 0.
+                    let mut w = [0; tune::FEATURES];
+                    w[..n].copy_from_slice(&start);
+                    w
+                }
+                n => return Err(format!("{n} starting weights for {} features", tune::FEATURES).into()),
             };
             let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
             let mut samples = tune::parse(&text).map_err(|e| format!("{}: {e}", data.display()))?;
