@@ -844,7 +844,7 @@ fn tune(action: TuneAction) -> Result<(), String> {
                     w[..n].copy_from_slice(&start);
                     w
                 }
-                n => return Err(format!("{n} starting weights for {} features", tune::FEATURES).into()),
+                n => return Err(format!("{n} starting weights for {} features", tune::FEATURES)),
             };
             let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
             let mut samples = tune::parse(&text).map_err(|e| format!("{}: {e}", data.display()))?;
