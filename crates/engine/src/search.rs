@@ -503,7 +503,8 @@ pub struct Searcher {
     /// Experimental (option `cmove`): a paika step that refuted the opponent's last step is tried after the
     /// killers wherever that step is played again (the countermove heuristic).
     pub use_countermoves: bool,
-    /// The refutation of each step by side of the step's player, origin and destination ([`Searcher::use_countermoves`]).
+    /// The refutation of each step, by the side that played it, its origin and its destination
+    /// ([`Searcher::use_countermoves`]).
     countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
     /// The step played from the node at each step ply on the current path.
     played: Vec<Option<Step>>,
@@ -642,8 +643,8 @@ impl Searcher {
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `asp` (aspiration width), `lmr-log`
-    /// (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext` (threat extension), `lmp-depth` and `eval` (`full`, `plain` or
-    /// `tuned`). Used by the SPRT tool, the tuner and the protocol.
+    /// (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext` (threat extension), `threat2`,
+    /// `lmp-depth` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
