@@ -1316,8 +1316,15 @@ impl Searcher {
             return 0;
         }
         let relay = pos.in_relay();
-        let inherited = if sply > 0 { self.exts[sply - 1] } else { 0 };
-        self.exts[sply] = inherited;
+        // The extension count and the played steps are kept only for the options that read them: every node
+        // pays for these writes otherwise.
+        let inherited = if self.threat_ext > 0 {
+            let e = if sply > 0 { self.exts[sply - 1] } else { 0 };
+            self.exts[sply] = e;
+            e
+        } else {
+            0
+        };
         if !relay {
             if let Some(s) = self.turn_start_score(pos, tply, quiet) {
                 return s;
@@ -1385,7 +1392,9 @@ impl Searcher {
                 && let Some(null) = pos.null_move()
             {
                 self.path.push(key);
-                self.played[sply] = None;
+                if self.use_countermoves {
+                    self.played[sply] = None;
+                }
                 self.null_at[sply + 1] = true;
                 let r = self.null_reduction + i32::from(depth >= 7);
                 let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
@@ -1443,7 +1452,9 @@ impl Searcher {
                 }
             }
             self.tt.prefetch(child.hash());
-            self.played[sply] = Some(step);
+            if self.use_countermoves {
+                self.played[sply] = Some(step);
+            }
             let cq = if step.kind == StepKind::Paika {
                 quiet + 1
             } else if effect.turn_ended {
