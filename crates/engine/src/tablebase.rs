@@ -1230,6 +1230,7 @@ fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: 
     let quick = slot.insert(Arc::new(Tablebase::build(variant, QUICK_PIECES, |_| {}))).clone();
     if let Some(dir) = dir.map(Path::to_path_buf) {
         std::thread::spawn(move || {
+            background_priority();
             // A folder that cannot be written still gets the table for this run.
             let tb = Tablebase::load_or_build(&dir, variant, BACKGROUND_PIECES, |_| {})
                 .unwrap_or_else(|_| Tablebase::build(variant, BACKGROUND_PIECES, |_| {}));
@@ -1243,6 +1244,21 @@ fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: 
 /// smaller of the two (a cap that is not a number is ignored), never more than [`SHARED_MAX_PIECES`].
 fn grown_pieces(pieces: u32, cap: Option<&str>) -> u32 {
     cap.and_then(|v| v.trim().parse::<u32>().ok()).map_or(pieces, |cap| pieces.min(cap)).min(SHARED_MAX_PIECES)
+}
+
+/// Puts the calling thread, and the threads it starts from now on, in the scheduler's idle class (Linux's
+/// `SCHED_IDLE`): a background build then runs only on cores that nothing else wants, so it never takes time
+/// from a search, the opponent's program or the game's frames. Returns whether the class was set (elsewhere,
+/// or where the system refuses, the thread keeps its priority and the build merely competes for the cores).
+pub fn background_priority() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: pid 0 names the calling thread; the call only changes its scheduling class and reads `param`.
+        unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0 }
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
 }
 
 /// The cores of this machine (at least one).
@@ -1261,7 +1277,8 @@ fn offer(slot: &Mutex<Option<Arc<Tablebase>>>, tb: Tablebase) {
 
 /// The table the protocol engine (`fanorona-cli engine`) grows to in the background: full strength then plays
 /// every endgame of up to six pieces perfectly, from the first start that finds no cached table a few minutes
-/// after it starts (all cores but one, so that a search keeps a core: 108 s, 88 CPU-seconds and 658 MB at the peak
+/// after it starts (all cores but one, in the scheduler's idle class ([`background_priority`]), so that it only
+/// takes time no search or other program wants: 108 s, 88 CPU-seconds and 658 MB at the peak
 /// on the 2-core development machine, a 563 MB file in the cache folder), and at once from the next.
 pub const ENGINE_PIECES: u32 = 6;
 
@@ -1272,6 +1289,7 @@ pub const ENGINE_PIECES: u32 = 6;
 pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::thread::JoinHandle<()> {
     let pieces = grown_pieces(pieces, std::env::var("FANORONA_TB_PIECES").ok().as_deref());
     std::thread::spawn(move || {
+        background_priority();
         let current = shared(variant, dir.as_deref()).max_pieces();
         let Some(dir) = dir.filter(|_| current < pieces && pieces > BACKGROUND_PIECES) else { return };
         let threads = all_cores().saturating_sub(1).max(1);
@@ -1308,6 +1326,23 @@ pub fn default_dir() -> Option<PathBuf> {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn background_builds_run_in_the_idle_class_and_their_threads_inherit_it() {
+        let classes = std::thread::spawn(|| {
+            let before = unsafe { libc::sched_getscheduler(0) };
+            assert!(background_priority(), "the idle class is always allowed to lower a thread");
+            let own = unsafe { libc::sched_getscheduler(0) };
+            let child = std::thread::spawn(|| unsafe { libc::sched_getscheduler(0) }).join().expect("child");
+            (before, own, child)
+        })
+        .join()
+        .expect("the thread runs");
+        assert_eq!(classes, (libc::SCHED_OTHER, libc::SCHED_IDLE, libc::SCHED_IDLE));
+        // The caller's own thread is untouched.
+        assert_eq!(unsafe { libc::sched_getscheduler(0) }, libc::SCHED_OTHER);
+    }
 
     #[test]
     fn the_shared_table_grows_in_the_background_and_is_cached() {
