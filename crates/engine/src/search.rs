@@ -498,6 +498,9 @@ pub struct Searcher {
     /// Experimental (option `space=N`): N hundredths of a piece per empty point the side to move's pieces can
     /// step to, less those the opponent's can (mobility counts steps; this counts the points they reach).
     pub space_weight: i32,
+    /// Hundredths of a piece per piece on the board, for the side the search plays for (option `keep`): a
+    /// stronger player keeps the game complicated, trading down into a drawn ending only when it gains.
+    pub keep_weight: i32,
     /// Half-width of the first aspiration window around the previous iteration's score (option `asp=N`).
     pub aspiration: i32,
     /// Experimental (option `cmove`): a paika step that refuted the opponent's last step is tried after the
@@ -591,6 +594,7 @@ impl Searcher {
             futility: 0,
             null_at: vec![false; MAX_PLY + 1],
             space_weight: 0,
+            keep_weight: 0,
             lmr_log: 0,
             threat2_weight: 0,
             lmr_adjust: 0,
@@ -642,9 +646,10 @@ impl Searcher {
     /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
-    /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `asp` (aspiration width), `lmr-log`
-    /// (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext` (threat extension), `threat2`,
-    /// `lmp-depth` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool, the tuner and the protocol.
+    /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
+    /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
+    /// (threat extension), `threat2`, `lmp-depth` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
+    /// the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
@@ -694,6 +699,7 @@ impl Searcher {
                     self.book = None;
                     self.tuned_weights = fresh.tuned_weights;
                     self.space_weight = fresh.space_weight;
+                    self.keep_weight = fresh.keep_weight;
                     self.lmr_log = fresh.lmr_log;
                     self.threat2_weight = fresh.threat2_weight;
                     self.lmr_adjust = fresh.lmr_adjust;
@@ -771,6 +777,7 @@ impl Searcher {
                 "immobile" => self.immobile_weight = number()?,
                 "centre" => self.centre_weight = number()?,
                 "space" => self.space_weight = number()?,
+                "keep" => self.keep_weight = number()?,
                 "lmr-log" => self.lmr_log = number()?.max(0),
                 "threat2" => self.threat2_weight = number()?,
                 "lmr-adj" => self.lmr_adjust = number()?.max(0),
@@ -855,6 +862,11 @@ impl Searcher {
                 }
                 if self.space_weight != 0 {
                     score += self.space_weight * pos.space();
+                }
+                if self.keep_weight != 0 {
+                    let on_board = (pos.count(Side::White) + pos.count(Side::Black)) as i32;
+                    let keep = self.keep_weight * on_board;
+                    score += if pos.side_to_move() == self.root_side { keep } else { -keep };
                 }
                 if self.immobile_weight != 0 {
                     let (own, opp) = pos.immobile();
@@ -1032,6 +1044,7 @@ impl Searcher {
         self.cap_hist = main.cap_hist;
         self.hist_malus = main.hist_malus;
         self.space_weight = main.space_weight;
+        self.keep_weight = main.keep_weight;
         self.lmr_log = main.lmr_log;
         self.threat2_weight = main.threat2_weight;
         self.lmr_adjust = main.lmr_adjust;
@@ -2542,6 +2555,15 @@ mod tests {
         let mut strong = Searcher::new(0);
         strong.configure("strong=10").unwrap();
         assert_eq!(strong.static_eval(&p), plain + (10 - STRONG_WEIGHT));
+        // `keep` counts the pieces on the board for the side the search plays for, against the other side.
+        let mut keep = Searcher::new(0);
+        keep.configure("keep=10").unwrap();
+        keep.root_side = Side::White;
+        assert_eq!(keep.static_eval(&p), plain + 10 * 2);
+        keep.root_side = Side::Black;
+        assert_eq!(keep.static_eval(&p), plain - 10 * 2);
+        keep.configure("max").unwrap();
+        assert_eq!(keep.static_eval(&p), plain);
     }
 
     #[test]
