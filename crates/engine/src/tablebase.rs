@@ -1271,7 +1271,11 @@ fn all_cores() -> usize {
 fn offer(slot: &Mutex<Option<Arc<Tablebase>>>, tb: Tablebase) {
     let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
     if slot.as_ref().is_none_or(|old| old.max_pieces() < tb.max_pieces()) {
-        *slot = Some(Arc::new(tb));
+        let old = slot.replace(Arc::new(tb));
+        // A background builder runs in the idle class: free the old table (possibly its last holder) after the
+        // lock, not while a search's start may be waiting on it.
+        drop(slot);
+        drop(old);
     }
 }
 
@@ -1289,8 +1293,10 @@ pub const ENGINE_PIECES: u32 = 6;
 pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::thread::JoinHandle<()> {
     let pieces = grown_pieces(pieces, std::env::var("FANORONA_TB_PIECES").ok().as_deref());
     std::thread::spawn(move || {
-        background_priority();
+        // Only the larger build goes to the idle class: the first `shared` may load a cached table under the
+        // slot's lock, which a search and `isready` wait on, and a busy machine would starve it there.
         let current = shared(variant, dir.as_deref()).max_pieces();
+        background_priority();
         let Some(dir) = dir.filter(|_| current < pieces && pieces > BACKGROUND_PIECES) else { return };
         let threads = all_cores().saturating_sub(1).max(1);
         if let Ok(tb) = Tablebase::load_or_build_on(&dir, variant, pieces, threads, |_| {}) {
