@@ -1251,14 +1251,12 @@ fn grown_pieces(pieces: u32, cap: Option<&str>) -> u32 {
 /// from a search, the opponent's program or the game's frames. Returns whether the class was set (elsewhere,
 /// or where the system refuses, the thread keeps its priority and the build merely competes for the cores).
 pub fn background_priority() -> bool {
+    // SAFETY: pid 0 names the calling thread; the call only changes its scheduling class and reads the parameter.
     #[cfg(target_os = "linux")]
-    {
-        let param = libc::sched_param { sched_priority: 0 };
-        // SAFETY: pid 0 names the calling thread; the call only changes its scheduling class and reads `param`.
-        unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0 }
-    }
+    let set = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &libc::sched_param { sched_priority: 0 }) == 0 };
     #[cfg(not(target_os = "linux"))]
-    false
+    let set = false;
+    set
 }
 
 /// The cores of this machine (at least one).
