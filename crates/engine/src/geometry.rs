@@ -225,6 +225,44 @@ pub struct Geometry {
     pub capture_bits: [[u64; 64]; 8],
     /// `dir_by_delta[to - from + 10]`: direction index of a step with that bit-index change.
     pub dir_by_delta: [u8; 21],
+    /// `ring_lines[p]`: the directions (as [`ring1`] bits) in which `p` has a neighbour on a line.
+    pub ring_lines: [u8; 64],
+    /// `ring_far[p]`: the directions (as [`ring2`] bits) in which the line from `p` goes on for two steps.
+    pub ring_far: [u8; 64],
+}
+
+/// The direction index of each bit of a ring pattern ([`ring1`], [`ring2`]): the eight neighbours in increasing
+/// bit-index order, so that the opposite of bit `b` is bit `7 - b` and `u8::reverse_bits` turns a pattern round.
+pub const RING_DIR: [u8; 8] = [5, 6, 7, 4, 0, 3, 2, 1];
+/// The ring-pattern bit of each direction (the inverse of [`RING_DIR`]).
+pub const DIR_RING: [u8; 8] = [4, 7, 6, 5, 3, 0, 1, 2];
+/// The bit-index change of one step in the direction of each ring-pattern bit.
+pub const RING_DELTA: [i8; 8] = [-10, -9, -8, -1, 1, 8, 9, 10];
+
+/// The eight points one step from `p` along every direction, read from `bb` into a byte (bit `b` for the step of
+/// [`RING_DELTA`]`[b]`): one rotation and four masks instead of eight table lookups. Points past an edge read as
+/// whatever `bb` holds there, so callers mask the result with [`Geometry::ring_lines`].
+#[inline(always)]
+pub fn ring1(bb: u64, p: usize) -> u8 {
+    // Rotated so that p - 10 lands on bit 0: the neighbours sit at bits 0-2, 9, 11 and 18-20. A point index
+    // below 0 wraps to bits 54-63, which are never on the board.
+    let x = bb.rotate_right((p as u32).wrapping_sub(10) & 63);
+    ((x & 7) | ((x >> 6) & 8) | ((x >> 7) & 16) | ((x >> 13) & 0xE0)) as u8
+}
+
+/// [`ring1`] two steps out: the points two steps from `p` in every direction (mask with [`Geometry::ring_far`]).
+#[inline(always)]
+pub fn ring2(bb: u64, p: usize) -> u8 {
+    // p - 20 on bit 0: the points sit at bits 0, 2, 4, 18, 22, 36, 38 and 40.
+    let x = bb.rotate_right((p as u32).wrapping_sub(20) & 63);
+    ((x & 1)
+        | ((x >> 1) & 2)
+        | ((x >> 2) & 4)
+        | ((x >> 15) & 8)
+        | ((x >> 18) & 16)
+        | ((x >> 31) & 32)
+        | ((x >> 32) & 64)
+        | ((x >> 33) & 128)) as u8
 }
 
 /// Bit-index change of one step in each direction (the same on both boards).
@@ -322,6 +360,24 @@ impl Geometry {
             }
             d += 1;
         }
+        let mut ring_lines = [0u8; 64];
+        let mut ring_far = [0u8; 64];
+        let mut b = 0;
+        while b < 8 {
+            let d = RING_DIR[b] as usize;
+            let mut p = 0;
+            while p < 64 {
+                let n = neighbor[d][p];
+                if n != NO_POINT {
+                    ring_lines[p] |= 1 << b;
+                    if neighbor[d][n as usize] != NO_POINT {
+                        ring_far[p] |= 1 << b;
+                    }
+                }
+                p += 1;
+            }
+            b += 1;
+        }
         Geometry {
             variant,
             width,
@@ -337,19 +393,29 @@ impl Geometry {
             step_bits,
             capture_bits,
             dir_by_delta,
+            ring_lines,
+            ring_far,
         }
     }
 
-    /// Whether a piece on `p` that may step onto the points `cand` can capture a piece of `opp` from there:
-    /// eight table lookups, no branches on board contents.
+    /// The capturing steps open to a piece on `p` that may step onto the points of `free`, as ring-pattern bytes
+    /// ([`ring1`]): the directions where it captures by approach (an enemy two steps ahead) and by withdrawal (an
+    /// enemy one step behind).
+    #[inline(always)]
+    pub fn capture_rings(&self, p: usize, free: u64, opp: u64) -> (u8, u8) {
+        let lines = self.ring_lines[p & 63];
+        let open = ring1(free, p) & lines;
+        let approach = open & ring2(opp, p) & self.ring_far[p & 63];
+        let withdrawal = open & (ring1(opp, p) & lines).reverse_bits();
+        (approach, withdrawal)
+    }
+
+    /// Whether a piece on `p` that may step onto the points `cand` can capture a piece of `opp` from there,
+    /// without branches on board contents.
     #[inline(always)]
     pub fn can_capture_from(&self, p: usize, cand: u64, opp: u64) -> bool {
-        let mut hits = 0u64;
-        for d in 0..8 {
-            let open = 0u64.wrapping_sub(u64::from(self.step_bits[d][p] & cand != 0));
-            hits |= open & self.capture_bits[d][p];
-        }
-        hits & opp != 0
+        let (approach, withdrawal) = self.capture_rings(p, cand, opp);
+        approach | withdrawal != 0
     }
 
     /// Shifts every point of `bb` that can step in direction `d` by one step in that direction.
@@ -465,6 +531,47 @@ mod tests {
         let degree: u32 = (0..8).map(|d| g.can_step[d].count_ones()).sum();
         // 40 horizontal + 36 vertical + 2·16 diagonal segments on the 9×5 board.
         assert_eq!(degree, 2 * (40 + 36 + 32));
+    }
+
+    #[test]
+    fn ring_patterns_match_the_neighbour_tables() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for g in [&TSIVY, &DIMY] {
+            for b in 0..8 {
+                assert_eq!(DIR_RING[RING_DIR[b] as usize] as usize, b);
+                assert_eq!(RING_DELTA[b], g.delta[RING_DIR[b] as usize]);
+                // Opposite directions sit at mirrored bits, which `reverse_bits` swaps.
+                assert_eq!(RING_DIR[7 - b] as usize, (RING_DIR[b] as usize + 4) % 8);
+            }
+            for _ in 0..2000 {
+                let (x, y) = (rng.random::<u64>() & g.board, rng.random::<u64>() & g.board);
+                let (free, opp) = (x & !y, y & !x);
+                for p in 0..64 {
+                    let (mut approach, mut withdrawal) = (0u8, 0u8);
+                    for (d, &ring_bit) in DIR_RING.iter().enumerate() {
+                        let to = g.neighbor[d][p];
+                        if to == NO_POINT || free >> to & 1 == 0 {
+                            continue;
+                        }
+                        let bit = 1 << ring_bit;
+                        let beyond = g.neighbor[d][to as usize];
+                        if beyond != NO_POINT && opp >> beyond & 1 == 1 {
+                            approach |= bit;
+                        }
+                        let behind = g.neighbor[(d + 4) % 8][p];
+                        if behind != NO_POINT && opp >> behind & 1 == 1 {
+                            withdrawal |= bit;
+                        }
+                    }
+                    assert_eq!(g.capture_rings(p, free, opp), (approach, withdrawal), "point {p}");
+                    let cand = free & g.adjacent[p];
+                    let hits =
+                        (0..8).filter(|&d| g.step_bits[d][p] & cand != 0).fold(0, |acc, d| acc | g.capture_bits[d][p]);
+                    assert_eq!(g.can_capture_from(p, cand, opp), hits & opp != 0);
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Positions, steps and bitboard move generation: the exact rules of a turn, one step at a time.
 
-use crate::geometry::{Direction, Geometry, NO_POINT, STRIDE, Variant, point_name};
+use crate::geometry::{DIR_RING, Direction, Geometry, NO_POINT, RING_DELTA, RING_DIR, STRIDE, Variant, point_name};
 use crate::rules::{RelayRule, Rules, Side, Vela};
 use crate::zobrist;
 use std::fmt;
@@ -1147,18 +1147,40 @@ fn most_taken_first(g: &Geometry, own: u64, opp: u64) -> u32 {
     most
 }
 
+/// The points from which a piece that has just captured by stepping there could go on capturing, or a few more:
+/// each has an empty neighbour with an enemy two steps out or one step behind. The points a relaying piece may
+/// step to are just its empty neighbours less the one it came from and the one straight ahead, whatever the
+/// first capture took (an approach run starts straight ahead, a withdrawal run two steps behind); its targets are
+/// the enemy pieces left, fewer than `opp`. So a first capture landing outside this set ends its turn.
+#[inline(always)]
+fn relay_points(g: &Geometry, empty: u64, opp: u64) -> u64 {
+    let mut points = 0;
+    for d in 0..4 {
+        let o = d + 4;
+        let opp_d = g.shift(opp, d); // an enemy one step behind, in direction o
+        let opp_o = g.shift(opp, o); // an enemy one step ahead, in direction d
+        // Stepping in d onto an empty point: approach takes two steps ahead, withdrawal one behind.
+        points |= g.shift(empty, o) & (g.shift(opp_o, o) | opp_d);
+        points |= g.shift(empty, d) & (g.shift(opp_d, d) | opp_o);
+    }
+    points
+}
+
 /// The number of turns of the side owning `own` under the default rules.
 fn count_turns_bb(g: &Geometry, own: u64, opp: u64) -> u64 {
     let mut n = 0u64;
-    let any = for_each_first_capture(g, own, opp, |from, to, dir, run| {
-        let moved = own ^ (1 << from) ^ (1 << to);
-        n += 1 + count_relays(g, moved, opp & !run, to, dir, 1 << from | 1 << to);
+    let empty = g.board & !(own | opp);
+    let relay_from = relay_points(g, empty, opp);
+    let any = for_each_first_capture(g, own, opp, |_, to, dir, run| {
+        n += 1;
+        if relay_from >> to & 1 == 1 {
+            n += count_relays(g, empty & !(1 << to) | run, opp & !run, to, dir);
+        }
         false
     });
     if any {
         return n;
     }
-    let empty = g.board & !(own | opp);
     (0..8).map(|d| (own & g.shift(empty, (d + 4) & 7)).count_ones() as u64).sum()
 }
 
@@ -1188,7 +1210,8 @@ fn perft_bb(g: &Geometry, own: u64, opp: u64, depth: u32, steps: &mut u64) -> u6
 #[allow(clippy::too_many_arguments)]
 fn relay_bb(g: &Geometry, own: u64, opp: u64, p: usize, last: usize, visited: u64, depth: u32, steps: &mut u64) -> u64 {
     let mut n = perft_bb(g, opp, own, depth - 1, steps);
-    for_each_relay_capture(g, own, opp, p, last, visited, |to, d, run| {
+    let free = g.board & !(own | opp | visited);
+    for_each_relay_capture(g, free, opp, p, last, |to, d, run| {
         *steps += 1;
         let moved = own ^ (1 << p) ^ (1 << to);
         n += relay_bb(g, moved, opp & !run, to, d, visited | 1 << to, depth, steps);
@@ -1201,7 +1224,8 @@ fn relay_bb(g: &Geometry, own: u64, opp: u64, p: usize, last: usize, visited: u6
 /// along the ray that is not an enemy piece.
 #[inline(always)]
 fn run_from(g: &Geometry, opp: u64, start: usize, d: usize) -> u64 {
-    let ray = g.ray[d][start];
+    // The masks keep the indices in range without bounds checks (callers pass a point and a direction).
+    let ray = g.ray[d & 7][start & 63];
     let stops = ray & !opp;
     if d < 4 {
         ray & (stops & stops.wrapping_neg()).wrapping_sub(1)
@@ -1210,44 +1234,69 @@ fn run_from(g: &Geometry, opp: u64, start: usize, d: usize) -> u64 {
     }
 }
 
-/// Calls `f(to, dir, run)` for every capturing continuation of the relay of the piece on `p` (which just moved in
-/// direction `last_dir`, having visited `visited`) under the default relay rule, on bare bitboards: the piece
-/// steps to `to` in direction `dir` and takes `run` from `opp`. Stops early when `f` returns true.
+/// The capturing continuations open to the relay of the piece on `p` (which just moved in direction `last_dir`;
+/// `free`: the empty points it has not visited) under the default relay rule, as ring-pattern bytes of approach
+/// and withdrawal directions ([`Geometry::capture_rings`]).
 #[inline(always)]
-fn for_each_relay_capture(
+fn relay_rings(g: &Geometry, free: u64, opp: u64, p: usize, last_dir: usize) -> (u8, u8) {
+    let (approach, withdrawal) = g.capture_rings(p & 63, free, opp);
+    // The piece may not go on in the direction it came.
+    let not_back = !(1u8 << DIR_RING[last_dir & 7]);
+    (approach & not_back, withdrawal & not_back)
+}
+
+/// Calls `f(to, dir, run)` for each capturing step of the piece on `p` in the ring patterns `approach` and
+/// `withdrawal` ([`relay_rings`]): the piece steps to `to` in direction `dir` and takes `run` from `opp`. Stops
+/// early when `f` returns true.
+#[inline(always)]
+fn for_each_ring_capture(
     g: &Geometry,
-    own: u64,
     opp: u64,
     p: usize,
-    last_dir: usize,
-    visited: u64,
+    approach: u8,
+    withdrawal: u8,
     mut f: impl FnMut(usize, usize, u64) -> bool,
 ) {
-    let empty = g.board & !(own | opp);
-    let mut cand = g.adjacent[p] & empty & !visited & !g.step_bits[last_dir][p];
-    if cand == 0 || !g.can_capture_from(p, cand, opp) {
-        return;
-    }
-    while cand != 0 {
-        let to = cand.trailing_zeros() as usize;
-        cand &= cand - 1;
-        let d = g.dir_by_delta[to + 10 - p] as usize;
-        // Approach takes the run beyond `to`; withdrawal the run behind `p`.
-        for (start, run_dir) in [(g.neighbor[d][to], d), (g.neighbor[(d + 4) & 7][p], (d + 4) & 7)] {
-            if start != NO_POINT && opp >> start & 1 == 1 && f(to, d, run_from(g, opp, start as usize, run_dir)) {
-                return;
-            }
+    // Bits in increasing order of the destination, approach before withdrawal: the order of the step lists.
+    let mut both = approach | withdrawal;
+    while both != 0 {
+        let b = both.trailing_zeros() as usize & 7;
+        both &= both - 1;
+        let delta = RING_DELTA[b] as isize;
+        let d = RING_DIR[b] as usize;
+        let to = (p as isize + delta) as usize;
+        if approach >> b & 1 == 1 && f(to, d, run_from(g, opp, (to as isize + delta) as usize, d)) {
+            return;
+        }
+        if withdrawal >> b & 1 == 1 && f(to, d, run_from(g, opp, (p as isize - delta) as usize, (d + 4) & 7)) {
+            return;
         }
     }
 }
 
+/// Calls `f(to, dir, run)` for every capturing continuation of the relay of the piece on `p` (which just moved in
+/// direction `last_dir`; `free`: the empty points it has not visited) under the default relay rule, on bare
+/// bitboards: the piece steps to `to` in direction `dir` and takes `run` from `opp`. Stops early when `f` returns
+/// true. After such a step the free points are `free & !(1 << to) | run`: the piece's own trail stays visited.
+#[inline(always)]
+fn for_each_relay_capture(
+    g: &Geometry,
+    free: u64,
+    opp: u64,
+    p: usize,
+    last_dir: usize,
+    f: impl FnMut(usize, usize, u64) -> bool,
+) {
+    let (approach, withdrawal) = relay_rings(g, free, opp, p, last_dir);
+    for_each_ring_capture(g, opp, p, approach, withdrawal, f);
+}
+
 /// Counts the relay continuations (each a further stopping point) of the piece on `p` under the default relay
 /// rule, on bare bitboards.
-fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64) -> u64 {
+fn count_relays(g: &Geometry, free: u64, opp: u64, p: usize, last_dir: usize) -> u64 {
     let mut n = 0;
-    for_each_relay_capture(g, own, opp, p, last_dir, visited, |to, d, run| {
-        let moved = own ^ (1 << p) ^ (1 << to);
-        n += 1 + count_relays(g, moved, opp & !run, to, d, visited | 1 << to);
+    for_each_relay_capture(g, free, opp, p, last_dir, |to, d, run| {
+        n += 1 + count_relays(g, free & !(1 << to) | run, opp & !run, to, d);
         false
     });
     n
@@ -1258,26 +1307,27 @@ fn count_relays(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, vis
 /// (the answer is then at least `enough`).
 fn best_turn_capture_bb(g: &Geometry, own: u64, opp: u64, enough: u32) -> u32 {
     let mut best = 0;
-    for_each_first_capture(g, own, opp, |from, to, dir, run| {
-        let moved = own ^ (1 << from) ^ (1 << to);
+    let empty = g.board & !(own | opp);
+    let relay_from = relay_points(g, empty, opp);
+    for_each_first_capture(g, own, opp, |_, to, dir, run| {
         let taken = run.count_ones();
-        let rest = enough.saturating_sub(taken);
-        best = best.max(taken + best_relay(g, moved, opp & !run, to, dir, 1 << from | 1 << to, rest));
+        let rest = if relay_from >> to & 1 == 1 { enough.saturating_sub(taken) } else { 0 };
+        best = best.max(taken + best_relay(g, empty & !(1 << to) | run, opp & !run, to, dir, rest));
         best >= enough
     });
     best
 }
 
-/// The most pieces of `opp` the relay of the piece on `p` (which just moved in direction `last_dir`) can still
-/// take under the default relay rule, on bare bitboards; it stops at the first line that takes `enough`.
-fn best_relay(g: &Geometry, own: u64, opp: u64, p: usize, last_dir: usize, visited: u64, enough: u32) -> u32 {
+/// The most pieces of `opp` the relay of the piece on `p` (which just moved in direction `last_dir`; `free`: the
+/// empty points it has not visited) can still take under the default relay rule, on bare bitboards; it stops at
+/// the first line that takes `enough`.
+fn best_relay(g: &Geometry, free: u64, opp: u64, p: usize, last_dir: usize, enough: u32) -> u32 {
     let mut best = 0;
     if enough > 0 {
-        for_each_relay_capture(g, own, opp, p, last_dir, visited, |to, d, run| {
-            let moved = own ^ (1 << p) ^ (1 << to);
+        for_each_relay_capture(g, free, opp, p, last_dir, |to, d, run| {
             let taken = run.count_ones();
             let rest = enough.saturating_sub(taken);
-            best = best.max(taken + best_relay(g, moved, opp & !run, to, d, visited | 1 << to, rest));
+            best = best.max(taken + best_relay(g, free & !(1 << to) | run, opp & !run, to, d, rest));
             best >= enough
         });
     }
@@ -1303,6 +1353,23 @@ impl RelayState<'_> {
         mut f: impl FnMut(usize, u8, bool) -> bool,
     ) -> bool {
         let p = self.piece as usize;
+        if !self.lines {
+            let (approach, withdrawal) = relay_rings(g, empty & !self.visited, opp, p, self.last_dir);
+            let mut both = approach | withdrawal;
+            while both != 0 {
+                let b = both.trailing_zeros() as usize & 7;
+                both &= both - 1;
+                let d = RING_DIR[b] as usize;
+                let to = (p as isize + RING_DELTA[b] as isize) as u8;
+                if approach >> b & 1 == 1 && f(d, to, true) {
+                    return true;
+                }
+                if withdrawal >> b & 1 == 1 && f(d, to, false) {
+                    return true;
+                }
+            }
+            return false;
+        }
         let mut cand = g.adjacent[p] & empty;
         let same = g.neighbor[self.last_dir][p];
         if same != NO_POINT {
