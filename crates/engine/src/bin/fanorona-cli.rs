@@ -148,6 +148,10 @@ enum Command {
         /// Transposition table of the depth report, in megabytes (the protocol's default is 64).
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Positions of the depth report instead of the ten fixed ones: a file of FENs, one a line (`#` starts
+        /// a comment), e.g. positions from a match's games.
+        #[arg(long)]
+        fens: Option<std::path::PathBuf>,
     },
     /// Sequential probability ratio test: engine A against engine B over the opening book, each opening with
     /// both colours, until the log-likelihood ratio decides or the pair limit is reached.
@@ -517,11 +521,15 @@ fn run(command: Command) -> Result<(), String> {
             p.play_turn(&t).map_err(|e| format!("illegal turn {text:?}: {e}"))?;
             out!("{}", p.to_fen());
         }
-        Command::Bench { depth, movetime, depths, max_depth, max_nodes, engine, hash } => {
+        Command::Bench { depth, movetime, depths, max_depth, max_nodes, engine, hash, fens } => {
+            let positions = match fens {
+                Some(path) => read_fens(&path)?,
+                None => DEPTH_FENS.iter().map(|f| f.to_string()).collect(),
+            };
             if !depths {
                 bench(depth, movetime);
             }
-            depth_report(&engine, max_depth, max_nodes, hash)?;
+            depth_report(&engine, &positions, max_depth, max_nodes, hash)?;
         }
         Command::Sprt {
             a,
@@ -1003,14 +1011,33 @@ const DEPTH_FENS: [&str; 10] = [
     "1B5B1/9/2B3W2/9/1W5W1 w",
 ];
 
-/// Nodes and time to each depth from [`DEPTH_FENS`], with a fresh table of `hash` MB per position.
-fn depth_report(engine: &str, max_depth: u32, max_nodes: u64, hash: usize) -> Result<(), String> {
+/// The positions of a file of FENs, one a line (blank lines and `#` comments skipped); a bad line is an error
+/// that names it.
+fn read_fens(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut fens = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        Position::from_fen(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        fens.push(line.to_string());
+    }
+    if fens.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(fens)
+}
+
+/// Nodes and time to each depth from `positions` (FENs), with a fresh table of `hash` MB per position.
+fn depth_report(engine: &str, positions: &[String], max_depth: u32, max_nodes: u64, hash: usize) -> Result<(), String> {
     use fanorona_engine::search::{Limits, Searcher};
     out!(
         "nodes and time to depth 6..{max_depth} (engine {engine:?}, {hash} MB table, at most {max_nodes} nodes a position; - = not reached)"
     );
     let mut sums = vec![(0u64, 0f64, 0usize); max_depth as usize + 1];
-    for fen in DEPTH_FENS {
+    for fen in positions {
         let p = Position::from_fen(fen).map_err(|e| e.to_string())?;
         let mut s = Searcher::new(hash);
         s.configure(engine)?;
@@ -1034,7 +1061,7 @@ fn depth_report(engine: &str, max_depth: u32, max_nodes: u64, hash: usize) -> Re
     let totals: Vec<String> = (6..=max_depth)
         .map(|d| {
             let (n, t, k) = sums[d as usize];
-            format!("d{d} {k}/10 reached, {:.2}M nodes {:.2}s", n as f64 / 1e6, t)
+            format!("d{d} {k}/{} reached, {:.2}M nodes {:.2}s", positions.len(), n as f64 / 1e6, t)
         })
         .collect();
     out!("  sums over the positions that reached each depth: {}", totals.join(" | "));
