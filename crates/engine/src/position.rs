@@ -697,6 +697,25 @@ impl Position {
         best_turn_capture_bb(self.geometry(), own, opp, u32::MAX)
     }
 
+    /// The most enemy pieces the legal capture `step` takes together with the best relay that can follow it
+    /// (just its own run where relays follow other rules: the lines rule, vela, a first-turn restriction): what a
+    /// capture is worth to the turn, for ordering.
+    pub fn capture_with_relays(&self, step: Step) -> u32 {
+        let run = self.captured_by(step);
+        let taken = run.count_ones();
+        if self.flags & (OPT_LINES | FIRST_TURN) != 0
+            || self.vela_winner != NO_VELA
+            || (self.flags & OPT_SINGLE_FIRST != 0 && !self.has_captured(self.side))
+        {
+            return taken;
+        }
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let trail = self.visited | 1 << step.from | 1 << step.to;
+        let free = (g.board & !(own | opp) | run) & !trail;
+        taken + best_relay(g, free, opp & !run, step.to as usize, step.dir.index(), u32::MAX)
+    }
+
     /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
     /// playing it: lets perft count the last turn in bulk.
     #[inline]
@@ -1448,6 +1467,42 @@ mod tests {
             })
             .max()
             .unwrap_or(0)
+    }
+
+    #[test]
+    fn capture_with_relays_is_the_best_turn_through_each_capture() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(23);
+        let (mut checked, mut relays_counted) = (0, 0);
+        for game in 0..400 {
+            let plies = rng.random_range(0..40);
+            let Some(start) = random_game_position(&mut rng, plies) else { continue };
+            // The start of a turn, and one capture into a relay where the turn can go on.
+            let mut positions = vec![start];
+            for &s in start.steps().iter() {
+                let mut c = start;
+                if s.kind.is_capture() && !c.play(s).turn_ended {
+                    positions.push(c);
+                    break;
+                }
+            }
+            for pos in positions {
+                let mut best: std::collections::HashMap<Step, u32> = std::collections::HashMap::new();
+                for t in pos.legal_turns().iter().filter(|t| !t.steps.is_empty()) {
+                    let mut p = pos;
+                    let taken: u32 = t.steps.iter().map(|&s| p.play(s).captured.count_ones()).sum();
+                    let e = best.entry(t.steps[0]).or_default();
+                    *e = (*e).max(taken);
+                }
+                for &s in pos.steps().iter().filter(|s| s.kind.is_capture()) {
+                    let want = best[&s];
+                    assert_eq!(pos.capture_with_relays(s), want, "game {game}: {pos} {s}");
+                    checked += 1;
+                    relays_counted += usize::from(want > pos.captured_by(s).count_ones());
+                }
+            }
+        }
+        assert!(checked > 500 && relays_counted > 100, "{checked} captures, {relays_counted} with relays");
     }
 
     #[test]
