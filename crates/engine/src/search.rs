@@ -506,9 +506,9 @@ pub struct Searcher {
     /// Experimental (option `cmove`): a paika step that refuted the opponent's last step is tried after the
     /// killers wherever that step is played again (the countermove heuristic).
     pub use_countermoves: bool,
-    /// Experimental (option `relay-order=N`): captures are ordered by what the whole turn can take with them, the
-    /// best relay after each included, instead of by the step's own run: 1 in the main search, 2 in the
-    /// quiescence too.
+    /// Option `relay-order=N` (full strength and Master: 2): captures are ordered by what the whole turn can take
+    /// with them, the best relay after each included, instead of by the step's own run: 1 in the main search, 2
+    /// in the quiescence too (0: by the run, the searcher's default, which the levels below Master keep).
     pub relay_order: i32,
     /// The refutation of each step, by the side that played it, its origin and its destination
     /// ([`Searcher::use_countermoves`]).
