@@ -1264,9 +1264,28 @@ fn relay_rings(g: &Geometry, free: u64, opp: u64, p: usize, last_dir: usize) -> 
     (approach & not_back, withdrawal & not_back)
 }
 
-/// Calls `f(to, dir, run)` for each capturing step of the piece on `p` in the ring patterns `approach` and
-/// `withdrawal` ([`relay_rings`]): the piece steps to `to` in direction `dir` and takes `run` from `opp`. Stops
-/// early when `f` returns true.
+/// Calls `f(to, dir, approach)` for each capturing step of the piece on `p` in the ring patterns `approach` and
+/// `withdrawal` ([`relay_rings`]), in increasing order of the destination, approach before withdrawal (the order
+/// of the step lists); stops early when `f` returns true, and returns whether it did.
+#[inline(always)]
+fn for_each_ring_step(p: usize, approach: u8, withdrawal: u8, mut f: impl FnMut(usize, usize, bool) -> bool) -> bool {
+    let mut both = approach | withdrawal;
+    while both != 0 {
+        let b = both.trailing_zeros() as usize & 7;
+        both &= both - 1;
+        let to = (p as isize + RING_DELTA[b] as isize) as usize;
+        let d = RING_DIR[b] as usize;
+        if approach >> b & 1 == 1 && f(to, d, true) {
+            return true;
+        }
+        if withdrawal >> b & 1 == 1 && f(to, d, false) {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`for_each_ring_step`] with what each step takes: `f(to, dir, run)`, `run` the pieces of `opp` it captures.
 #[inline(always)]
 fn for_each_ring_capture(
     g: &Geometry,
@@ -1276,21 +1295,11 @@ fn for_each_ring_capture(
     withdrawal: u8,
     mut f: impl FnMut(usize, usize, u64) -> bool,
 ) {
-    // Bits in increasing order of the destination, approach before withdrawal: the order of the step lists.
-    let mut both = approach | withdrawal;
-    while both != 0 {
-        let b = both.trailing_zeros() as usize & 7;
-        both &= both - 1;
-        let delta = RING_DELTA[b] as isize;
-        let d = RING_DIR[b] as usize;
-        let to = (p as isize + delta) as usize;
-        if approach >> b & 1 == 1 && f(to, d, run_from(g, opp, (to as isize + delta) as usize, d)) {
-            return;
-        }
-        if withdrawal >> b & 1 == 1 && f(to, d, run_from(g, opp, (p as isize - delta) as usize, (d + 4) & 7)) {
-            return;
-        }
-    }
+    for_each_ring_step(p, approach, withdrawal, |to, d, by_approach| {
+        // Approach takes the run beyond `to`; withdrawal the run behind `p`.
+        let run = if by_approach { run_from(g, opp, 2 * to - p, d) } else { run_from(g, opp, 2 * p - to, (d + 4) & 7) };
+        f(to, d, run)
+    });
 }
 
 /// Calls `f(to, dir, run)` for every capturing continuation of the relay of the piece on `p` (which just moved in
@@ -1374,20 +1383,7 @@ impl RelayState<'_> {
         let p = self.piece as usize;
         if !self.lines {
             let (approach, withdrawal) = relay_rings(g, empty & !self.visited, opp, p, self.last_dir);
-            let mut both = approach | withdrawal;
-            while both != 0 {
-                let b = both.trailing_zeros() as usize & 7;
-                both &= both - 1;
-                let d = RING_DIR[b] as usize;
-                let to = (p as isize + RING_DELTA[b] as isize) as u8;
-                if approach >> b & 1 == 1 && f(d, to, true) {
-                    return true;
-                }
-                if withdrawal >> b & 1 == 1 && f(d, to, false) {
-                    return true;
-                }
-            }
-            return false;
+            return for_each_ring_step(p, approach, withdrawal, |to, d, by_approach| f(d, to as u8, by_approach));
         }
         let mut cand = g.adjacent[p] & empty;
         let same = g.neighbor[self.last_dir][p];
