@@ -510,6 +510,14 @@ pub struct Searcher {
     /// with them, the best relay after each included, instead of by the step's own run: 1 in the main search, 2
     /// in the quiescence too (0: by the run, the searcher's default, which the levels below Master keep).
     pub relay_order: i32,
+    /// Option `swindle=N` (0: off): in a position the oracle knows to be drawn, play the drawing turn that leaves
+    /// the opponent the most replies that lose, a reply that loses in n turns counting fully from n = N on and
+    /// less below (a short loss is one the opponent's search sees). The search alone picks any drawing turn,
+    /// since they all score 0, and a fallible opponent is then seldom given the chance to go wrong.
+    pub swindle: i32,
+    /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
+    /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
+    pub tb_contempt: bool,
     /// The refutation of each step, by the side that played it, its origin and its destination
     /// ([`Searcher::use_countermoves`]).
     countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
@@ -607,6 +615,8 @@ impl Searcher {
             aspiration: 40,
             use_countermoves: false,
             relay_order: 0,
+            swindle: 0,
+            tb_contempt: false,
             countermoves: Box::new([[[None; 64]; 64]; 2]),
             played: vec![None; MAX_PLY + 1],
             single_reply: false,
@@ -653,7 +663,7 @@ impl Searcher {
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
-    /// (threat extension), `threat2`, `lmp-depth` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
+    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -712,6 +722,8 @@ impl Searcher {
                     self.aspiration = fresh.aspiration;
                     self.use_countermoves = fresh.use_countermoves;
                     self.relay_order = fresh.relay_order;
+                    self.swindle = fresh.swindle;
+                    self.tb_contempt = fresh.tb_contempt;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -791,6 +803,8 @@ impl Searcher {
                 "asp" => self.aspiration = number()?.max(1),
                 "cmove" => self.use_countermoves = flag()?,
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
+                "swindle" => self.swindle = number()?.clamp(0, 100),
+                "tb-contempt" => self.tb_contempt = flag()?,
                 "lmp" => self.late_moves = number()?.max(0),
                 "lmp-depth" => self.late_move_depth = number()?.max(1),
                 "delta" => self.delta_margin = number()?.max(0),
@@ -942,7 +956,62 @@ impl Searcher {
     /// Searches `pos` (at the start of a turn or mid-relay). `history` holds the hashes of the positions at the
     /// start of the earlier turns of the game since its last capture (oldest first, for repetitions); their
     /// count is the number of turns without capture so far. `info` is called after every completed iteration.
-    pub fn search(
+    pub fn search(&mut self, pos: &Position, history: &[u64], limits: Limits, info: impl FnMut(&Info)) -> SearchResult {
+        let mut result = self.search_threads(pos, history, limits, info);
+        if limits.multipv <= 1
+            && let Some(turn) = self.swindle_turn(pos, history).filter(|t| result.best.as_ref() != Some(t))
+        {
+            result.pv = vec![turn.clone()];
+            result.best = Some(turn);
+        }
+        result
+    }
+
+    /// The drawing turn of option `swindle` when the oracle knows `pos` to be drawn and some drawing turn leaves
+    /// the opponent a reply that loses; None otherwise. A turn that repeats a position of `history` counts half
+    /// (its repetition brings the draw by rule nearer) and one that would repeat a position for the third time
+    /// is left out. Ties go to the first turn in the order of [`Position::legal_turns`].
+    pub fn swindle_turn(&self, pos: &Position, history: &[u64]) -> Option<Turn> {
+        let oracle = self.oracle.as_ref().filter(|_| self.swindle > 0)?;
+        if pos.in_relay() || oracle.score(pos)? != 0 {
+            return None;
+        }
+        let full = f64::from(self.swindle.max(1));
+        let mut best: Option<(Turn, f64)> = None;
+        for turn in pos.legal_turns() {
+            let mut child = *pos;
+            if child.play_turn(&turn).is_err() || oracle.score(&child) != Some(0) {
+                continue;
+            }
+            let seen = history.iter().filter(|&&h| h == child.hash()).count();
+            if seen >= 2 {
+                continue;
+            }
+            let (mut traps, mut safe) = (0.0, 0.0);
+            for reply in child.legal_turns() {
+                let mut next = child;
+                if next.play_turn(&reply).is_err() {
+                    continue;
+                }
+                match oracle.score(&next) {
+                    // A loss in n turns for the opponent: the longer, the less likely its search sees it.
+                    Some(s) if s > WIN_BOUND => traps += (f64::from(WIN - s) / full).min(1.0),
+                    _ => safe += 1.0,
+                }
+            }
+            if traps + safe <= 0.0 {
+                continue;
+            }
+            let chance = traps / (traps + safe) * 0.5f64.powi(seen as i32);
+            if chance > 0.0 && best.as_ref().is_none_or(|b| chance > b.1) {
+                best = Some((turn, chance));
+            }
+        }
+        best.map(|b| b.0)
+    }
+
+    /// [`Searcher::search`] without the swindle: on this thread, or with helpers.
+    fn search_threads(
         &mut self,
         pos: &Position,
         history: &[u64],
@@ -1059,6 +1128,8 @@ impl Searcher {
         self.aspiration = main.aspiration;
         self.use_countermoves = main.use_countermoves;
         self.relay_order = main.relay_order;
+        self.swindle = main.swindle;
+        self.tb_contempt = main.tb_contempt;
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -1275,7 +1346,10 @@ impl Searcher {
     #[inline]
     fn oracle_score(&self, pos: &Position, tply: i32) -> Option<i32> {
         // The oracle counts from the position itself, as the table does.
-        Some(from_tt(self.oracle.as_ref()?.score(pos)?, tply))
+        match self.oracle.as_ref()?.score(pos)? {
+            0 if self.tb_contempt => Some(self.draw_score(pos)),
+            s => Some(from_tt(s, tply)),
+        }
     }
 
     /// A draw by rule, scored with contempt: slightly bad for the side the search plays for, so that it plays on

@@ -9,6 +9,7 @@
 
 use crate::game::{Game, GameResult};
 use crate::levels::{Level, history_hashes};
+use crate::position::Position;
 use crate::rules::{Rules, Side};
 use crate::search::{Limits, Searcher};
 use crate::turns::Turn;
@@ -27,11 +28,14 @@ const TURN_NODES: u64 = 2_000_000;
 /// piece).
 pub const CHOICE_MARGIN: i32 = 150;
 
-/// A book of openings: turn sequences from the start position under the default rules.
+/// A book of openings under the default rules: turn sequences from the start position, or positions given as FEN
+/// (endgames, to measure how engines convert a won ending or set traps in a drawn one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
-    /// The openings, each a list of whole turns.
+    /// The openings, each a list of whole turns played from its start (empty for a FEN line).
     pub openings: Vec<Vec<Turn>>,
+    /// Where each opening starts: the start position, or the position of a FEN line (as many as `openings`).
+    pub starts: Vec<Position>,
 }
 
 /// Why a book was rejected: the line (1-based) and what is wrong with it.
@@ -61,11 +65,13 @@ impl Book {
         Book::parse(OPENINGS).expect("the committed opening book is valid (a unit test checks it)")
     }
 
-    /// Reads a book: one opening a line, its turns in turn notation separated by `,` (`d3-e3A e3-e4W, f4-e3W`);
-    /// blank lines and lines starting with `#` are skipped. Every turn must be legal from the start position,
-    /// no opening may end the game, and no opening may appear twice: a damaged file is rejected with the line.
+    /// Reads a book: one opening a line, its turns in turn notation separated by `,` (`d3-e3A e3-e4W, f4-e3W`),
+    /// or `fen ` and a position at the start of a turn (`fen 9/9/2B6/9/3WW2B1 w`); blank lines and lines starting
+    /// with `#` are skipped. Every turn must be legal from the start position, no opening may end the game, and no
+    /// position may appear twice: a damaged file is rejected with the line.
     pub fn parse(text: &str) -> Result<Book, BookError> {
         let mut openings = Vec::new();
+        let mut starts = Vec::new();
         let mut seen = std::collections::HashMap::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
@@ -73,6 +79,23 @@ impl Book {
                 continue;
             }
             let err = |message: String| BookError { line: i + 1, message };
+            if let Some(fen) = line.strip_prefix("fen ") {
+                let rules = Rules::default();
+                let pos = Position::from_fen_with_rules(fen.trim(), &rules).map_err(|e| err(format!("{e}")))?;
+                if pos.in_relay() {
+                    return Err(err("the position is in the middle of a relay".to_string()));
+                }
+                let game = Game::from_position(pos, rules);
+                if game.is_over() || pos.count(Side::White) == 0 || pos.count(Side::Black) == 0 {
+                    return Err(err("the game is already over in this position".to_string()));
+                }
+                if let Some(first) = seen.insert(pos.hash(), i + 1) {
+                    return Err(err(format!("the same position as line {first}")));
+                }
+                openings.push(Vec::new());
+                starts.push(pos);
+                continue;
+            }
             let mut game = Game::new(Rules::default());
             let mut turns = Vec::new();
             for (k, part) in line.split(',').enumerate() {
@@ -87,11 +110,12 @@ impl Book {
                 return Err(err(format!("the same position as line {first}")));
             }
             openings.push(turns);
+            starts.push(*game.start_position());
         }
         if openings.is_empty() {
             return Err(BookError { line: 0, message: "no openings".to_string() });
         }
-        Ok(Book { openings })
+        Ok(Book { openings, starts })
     }
 
     /// The book as text, in the format [`Book::parse`] reads.
@@ -102,7 +126,14 @@ impl Book {
             s.push_str(h);
             s.push('\n');
         }
-        for o in &self.openings {
+        let standard = Position::start(&Rules::default());
+        for (o, start) in self.openings.iter().zip(&self.starts) {
+            if *start != standard {
+                s.push_str("fen ");
+                s.push_str(&start.to_fen());
+                s.push('\n');
+                continue;
+            }
             let turns: Vec<String> = o.iter().map(|t| t.to_string()).collect();
             s.push_str(&turns.join(", "));
             s.push('\n');
@@ -164,7 +195,8 @@ impl Book {
                 progress(openings.len(), tries);
             }
         }
-        Book { openings }
+        let starts = vec![Position::start(&Rules::default()); openings.len()];
+        Book { openings, starts }
     }
 }
 
@@ -333,7 +365,11 @@ impl External {
         if game.position().legal_turns().is_empty() {
             return Ok(None);
         }
-        self.send("position startpos")?;
+        if *game.start_position() == Position::start(game.rules()) {
+            self.send("position startpos")?;
+        } else {
+            self.send(&format!("position fen {}", game.start_position().to_fen()))?;
+        }
         for t in game.turns() {
             self.send(&format!("play {t}"))?;
         }
@@ -539,10 +575,13 @@ pub struct GameLog {
     pub pieces: [u32; 2],
     /// Every turn, the opening's included.
     pub turns: Vec<Turn>,
+    /// The position the game started from, when it is not the start position (a `fen` line of the book).
+    pub start: Option<Position>,
 }
 
 impl std::fmt::Display for GameLog {
-    /// One line: pair, A's colour, A's points, how it ended, turns, A's and B's pieces, then the turns.
+    /// One line: pair, A's colour, A's points, how it ended, turns, A's and B's pieces, `from` and the start's
+    /// FEN when the game did not begin at the start position, then the turns.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::game::{DrawReason, Outcome};
         let end = match self.outcome {
@@ -559,13 +598,17 @@ impl std::fmt::Display for GameLog {
         let colour = if self.a_side == Side::White { "white" } else { "black" };
         write!(
             f,
-            "pair {} A={colour} points {} end {end} turns {} pieces A {} B {} |",
+            "pair {} A={colour} points {} end {end} turns {} pieces A {} B {}",
             self.pair,
             self.points,
             self.turns.len(),
             self.pieces[0],
             self.pieces[1]
         )?;
+        if let Some(start) = &self.start {
+            write!(f, " from {start}")?;
+        }
+        write!(f, " |")?;
         for t in &self.turns {
             write!(f, " {t};")?;
         }
@@ -573,10 +616,16 @@ impl std::fmt::Display for GameLog {
     }
 }
 
-/// Plays one game from `opening`, A as `a_side`; A's points (1, ½ or 0) and the game. An engine that fails (an
-/// external program that ends or answers an illegal turn) loses the game; the failure is printed.
-fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, players: &mut [Player; 2], seed: u64) -> GameLog {
-    let mut game = Game::new(Rules::default());
+/// Plays one game from `start` and `opening`, A as `a_side`; A's points (1, ½ or 0) and the game. An engine that
+/// fails (an external program that ends or answers an illegal turn) loses the game; the failure is printed.
+fn play_one(
+    cfg: &Config,
+    (start, opening): (&Position, &[Turn]),
+    a_side: Side,
+    players: &mut [Player; 2],
+    seed: u64,
+) -> GameLog {
+    let mut game = Game::from_position(*start, Rules::default());
     for t in opening {
         game.play_turn(t).expect("book turns are checked when the book is read");
     }
@@ -587,6 +636,7 @@ fn play_one(cfg: &Config, opening: &[Turn], a_side: Side, players: &mut [Player;
         outcome: game.outcome(),
         pieces: [game.position().count(a_side), game.position().count(a_side.opponent())],
         turns: game.turns().to_vec(),
+        start: (*game.start_position() != Position::start(game.rules())).then_some(*game.start_position()),
     };
     for (k, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game() {
@@ -655,7 +705,8 @@ pub fn run_logged(
                     if k >= cfg.max_pairs || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let opening = &book.openings[k % book.openings.len()];
+                    let n = k % book.openings.len();
+                    let opening = (&book.starts[n], book.openings[n].as_slice());
                     let mut white = play_one(cfg, opening, Side::White, &mut players, k as u64);
                     let mut black = play_one(cfg, opening, Side::Black, &mut players, k as u64 + (1 << 40));
                     white.pair = k;
@@ -700,6 +751,51 @@ pub fn turn_limits(ms: Option<u64>, nodes: Option<u64>) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fen_lines_start_games_from_their_position() {
+        // White to move takes Black's last piece by approach at once.
+        let fen = "9/9/9/9/W1B6 w";
+        let book = Book::parse(&format!("# endgames\nfen {fen}\nd3-e3A, c3-d3A\n")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(book.openings.len(), 2);
+        assert_eq!(book.starts.len(), 2);
+        assert!(book.openings[0].is_empty());
+        assert_eq!(book.starts[0].to_fen(), fen);
+        assert_eq!(book.starts[1], Position::start(&Rules::default()));
+        assert_eq!(Book::parse(&book.to_text("header")).unwrap(), book);
+        for (bad, what) in [
+            ("d3-e3A\nfen 9/9/9/9/W1B5 w\n".to_string(), "row"),
+            ("fen 9/9/9/9/W8 w\n".to_string(), "over"),
+            (format!("fen {fen}\nfen  {fen} \n"), "same position"),
+        ] {
+            let e = Book::parse(&bad).unwrap_err();
+            assert_eq!(e.line, bad.lines().count(), "{bad:?}: {e}");
+            assert!(e.to_string().contains(what) || what == "row", "{bad:?}: {e}");
+        }
+        let cfg = Config {
+            a: "max,notb".parse().unwrap(),
+            b: "baseline".parse().unwrap(),
+            limits: Limits::depth(2),
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            max_pairs: 1,
+            threads: 1,
+            max_turns: 10,
+            tt_megabytes: 1,
+        };
+        let mut logs = Vec::new();
+        run_logged(&cfg, &Book::parse(&format!("fen {fen}")).unwrap(), |_| {}, |g| logs.push(g.clone()));
+        assert_eq!(logs.len(), 2);
+        for g in &logs {
+            // Whoever has White wins with the one capture.
+            assert_eq!(g.turns.len(), 1, "{g}");
+            assert_eq!(g.points, if g.a_side == Side::White { 1.0 } else { 0.0 }, "{g}");
+            assert_eq!(g.start, Some(book.starts[0]));
+            assert!(g.to_string().contains(&format!("pieces A {} B {} from {fen} |", g.pieces[0], g.pieces[1])), "{g}");
+        }
+    }
 
     #[test]
     fn a_few_lopsided_pairs_decide_nothing() {

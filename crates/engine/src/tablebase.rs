@@ -1184,6 +1184,65 @@ impl crate::search::Oracle for Tablebase {
     }
 }
 
+/// What [`sample`] looks for: positions won, drawn or lost for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl ValueKind {
+    /// Whether `v` is of this kind.
+    pub fn holds(self, v: TbValue) -> bool {
+        matches!(
+            (self, v),
+            (ValueKind::Win, TbValue::Win(_)) | (ValueKind::Draw, TbValue::Draw) | (ValueKind::Loss, TbValue::Loss(_))
+        )
+    }
+}
+
+/// `count` distinct random positions of `tb`'s board under the default rules with `own` pieces for the side to
+/// move and `other` for its opponent, where the side to move has no capture (a quiet position, as play reaches
+/// them) and `tb` gives the value `want`; each side to move equally often. Reproducible from `seed`. Fewer when
+/// `tb` does not cover that material or such positions are too rare (a million draws at most).
+pub fn sample(tb: &Tablebase, own: u32, other: u32, want: ValueKind, count: usize, seed: u64) -> Vec<Position> {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let board = tb.variant().geometry().board;
+    let points: Vec<u32> = (0..64).filter(|p| board >> p & 1 == 1).collect();
+    if own + other > tb.max_pieces() || (own + other) as usize > points.len() || own == 0 {
+        return Vec::new();
+    }
+    let rules = Rules { variant: tb.variant(), ..Rules::default() };
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for _ in 0..1_000_000 {
+        if out.len() >= count {
+            break;
+        }
+        let side = if out.len() % 2 == 0 { Side::White } else { Side::Black };
+        let (mut mine, mut theirs) = (0u64, 0u64);
+        while mine.count_ones() < own {
+            mine |= 1 << points[rng.random_range(0..points.len())];
+        }
+        while theirs.count_ones() < other {
+            theirs |= 1 << points[rng.random_range(0..points.len())] & !mine;
+        }
+        let (white, black) = if side == Side::White { (mine, theirs) } else { (theirs, mine) };
+        let pos = Position::from_parts(tb.variant(), white, black, side, &rules);
+        if pos.has_capture() || !tb.probe(&pos).is_some_and(|v| want.holds(v)) || !seen.insert(pos.hash()) {
+            continue;
+        }
+        out.push(pos);
+    }
+    out
+}
+
 /// Pieces of the table every program can have at once: built in memory in about a second.
 pub const QUICK_PIECES: u32 = 4;
 

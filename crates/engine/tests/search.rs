@@ -301,3 +301,84 @@ fn protocol_searches_on_the_threads_it_is_given() {
     assert_eq!(bests.len(), 2, "{text}");
     assert!(bests.iter().all(|t| pos.legal_turns().contains(t)), "{text}");
 }
+
+/// The share of the opponent's replies to `turn` that lose, when `turn` keeps the draw; None when it does not.
+fn trap_share(tb: &Tablebase, pos: &Position, turn: &fanorona_engine::Turn) -> Option<f64> {
+    let mut child = *pos;
+    child.play_turn(turn).expect("a legal turn");
+    if tb.probe(&child) != Some(TbValue::Draw) {
+        return None;
+    }
+    let replies = child.legal_turns();
+    let losing = replies
+        .iter()
+        .filter(|r| {
+            let mut next = child;
+            next.play_turn(r).expect("a legal reply");
+            matches!(tb.probe(&next), Some(TbValue::Win(_)))
+        })
+        .count();
+    Some(losing as f64 / replies.len() as f64)
+}
+
+#[test]
+fn swindle_plays_the_drawing_turn_with_the_most_losing_replies() {
+    let tb = Arc::new(Tablebase::build(Variant::Tsivy, 4, |_| {}));
+    let drawn = fanorona_engine::tablebase::sample(&tb, 2, 2, fanorona_engine::tablebase::ValueKind::Draw, 30, 5);
+    assert_eq!(drawn.len(), 30);
+    let mut s = Searcher::new(4);
+    // swindle=1: every losing reply counts fully, whatever its length.
+    s.configure("max,swindle=1").unwrap();
+    s.set_oracle(Some(tb.clone() as Arc<dyn Oracle>));
+    let mut chosen = 0;
+    for pos in &drawn {
+        let shares: Vec<Option<f64>> = pos.legal_turns().iter().map(|t| trap_share(&tb, pos, t)).collect();
+        let best = shares.iter().flatten().copied().fold(0.0, f64::max);
+        let result = s.search(pos, &[], Limits::depth(3), |_| {});
+        let turn = result.best.expect("a drawn position has a turn");
+        let share = trap_share(&tb, pos, &turn).unwrap_or_else(|| panic!("{pos}: {turn} gives up the draw"));
+        if best > 0.0 {
+            assert_eq!(share, best, "{pos}: {turn} sets fewer traps than another drawing turn");
+            assert_eq!(s.swindle_turn(pos, &[]), Some(turn.clone()));
+            chosen += 1;
+        } else {
+            assert_eq!(s.swindle_turn(pos, &[]), None, "{pos}: no turn sets a trap");
+        }
+        // A turn that would repeat a position for the third time is never the swindle's.
+        let mut child = *pos;
+        child.play_turn(&turn).unwrap();
+        assert_ne!(s.swindle_turn(pos, &[child.hash(), 0, child.hash()]), Some(turn), "{pos}");
+    }
+    assert!(chosen >= 10, "most drawn 2 v 2 positions have a drawing turn with traps ({chosen} of 30)");
+    // Off, or outside a drawn tablebase position, it changes nothing.
+    let won = fanorona_engine::tablebase::sample(&tb, 2, 2, fanorona_engine::tablebase::ValueKind::Win, 5, 6);
+    for pos in &won {
+        assert_eq!(s.swindle_turn(pos, &[]), None, "{pos} is won: the search plays it");
+    }
+    s.configure("swindle=0").unwrap();
+    assert_eq!(s.swindle_turn(&drawn[0], &[]), None);
+    assert_eq!(s.swindle_turn(&Position::start(&Rules::default()), &[]), None);
+}
+
+#[test]
+fn sampled_endgames_have_the_material_and_value_asked_for() {
+    use fanorona_engine::tablebase::{ValueKind, sample};
+    let tb = Tablebase::build(Variant::Tsivy, 4, |_| {});
+    for (own, other, want) in [(2, 2, ValueKind::Draw), (1, 3, ValueKind::Loss), (2, 1, ValueKind::Win)] {
+        let found = sample(&tb, own, other, want, 20, 9);
+        assert_eq!(found.len(), 20);
+        let mut hashes: Vec<u64> = found.iter().map(Position::hash).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), 20, "distinct positions");
+        for (k, p) in found.iter().enumerate() {
+            let side = p.side_to_move();
+            assert_eq!(side, if k % 2 == 0 { Side::White } else { Side::Black });
+            assert_eq!((p.count(side), p.count(side.opponent())), (own, other), "{p}");
+            assert!(!p.has_capture(), "{p} is not quiet");
+            assert!(want.holds(tb.probe(p).unwrap()), "{p}");
+        }
+    }
+    // Material the table does not cover gives nothing.
+    assert!(sample(&tb, 3, 2, ValueKind::Draw, 5, 1).is_empty());
+}

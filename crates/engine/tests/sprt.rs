@@ -112,3 +112,31 @@ fn the_game_log_replays_to_the_result_it_records() {
     assert_eq!(colours, ["A=black", "A=black", "A=white", "A=white"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sampled_endgames_make_a_book_and_bad_material_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("fanorona-sample-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sample = |material: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fanorona-cli"))
+            .args(["tablebase", "sample", "--material", material, "--count", "6", "--seed", "3", "--dir"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = sample("2v2");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let book = Book::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(book.openings.len(), 6, "{text}");
+    assert!(
+        book.starts.iter().all(|p| p.count(fanorona_engine::Side::White) + p.count(fanorona_engine::Side::Black) == 4)
+    );
+    for bad in ["2x2", "0v3", "4v3", "v2"] {
+        let out = sample(bad);
+        assert!(!out.status.success(), "{bad} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("material") && !err.contains("panicked"), "{bad}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

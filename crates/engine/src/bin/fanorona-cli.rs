@@ -371,6 +371,35 @@ enum TbAction {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// Prints random quiet 9 × 5 positions of given material and value as an endgame book for `sprt --book`
+    /// (`fen` lines): for example drawn 2 v 2 endings, to measure how an engine sets traps in a drawn ending.
+    Sample {
+        /// Material: the side to move's pieces, `v`, the opponent's (`2v2`, `3v2`).
+        #[arg(long)]
+        material: String,
+        /// The value for the side to move.
+        #[arg(long, value_enum, default_value_t = ValueArg::Draw)]
+        value: ValueArg,
+        /// How many positions.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// Seed of the random placement.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum ValueArg {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -915,6 +944,47 @@ fn tablebase(action: TbAction) -> Result<(), String> {
                 (Some(v), Some((t, _))) => out!("{v} (best turn {t})"),
                 (Some(v), None) => out!("{v}"),
                 (None, _) => return Err(format!("the table covers up to {pieces} pieces")),
+            }
+        }
+        TbAction::Sample { material, value, count, seed, dir } => {
+            let bad = || format!("material {material:?}: write the two sides' pieces as 2v2 or 3v1");
+            let (own, other) = material.split_once(['v', 'V']).ok_or_else(bad)?;
+            let (own, other): (u32, u32) =
+                (own.trim().parse().map_err(|_| bad())?, other.trim().parse().map_err(|_| bad())?);
+            if own == 0 || own + other > tablebase::SHARED_MAX_PIECES {
+                return Err(format!(
+                    "material {material:?}: the side to move needs a piece, and tables go up to {} pieces",
+                    tablebase::SHARED_MAX_PIECES
+                ));
+            }
+            let dir = folder(dir)?;
+            let tb = Tablebase::load_or_build(&dir, Variant::Tsivy, (own + other).max(tablebase::QUICK_PIECES), |m| {
+                eprintln!("{m}")
+            })
+            .map_err(|e| e.to_string())?;
+            let want = match value {
+                ValueArg::Win => tablebase::ValueKind::Win,
+                ValueArg::Draw => tablebase::ValueKind::Draw,
+                ValueArg::Loss => tablebase::ValueKind::Loss,
+            };
+            let found = tablebase::sample(&tb, own, other, want, count, seed);
+            out!(
+                "# {} quiet positions, {own} v {other} for the side to move, which {}:",
+                found.len(),
+                match value {
+                    ValueArg::Win => "wins",
+                    ValueArg::Draw => "draws",
+                    ValueArg::Loss => "loses",
+                }
+            );
+            let value = match value {
+                ValueArg::Win => "win",
+                ValueArg::Draw => "draw",
+                ValueArg::Loss => "loss",
+            };
+            out!("# fanorona-cli tablebase sample --material {material} --value {value} --count {count} --seed {seed}");
+            for p in found {
+                out!("fen {}", p.to_fen());
             }
         }
     }
