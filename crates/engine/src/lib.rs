@@ -18,12 +18,14 @@
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
 //! - [`tune`]: Texel-style tuning of the evaluation weights on labelled self-play positions.
+//! - [`net`]: a small network that corrects the evaluation of quiet positions, and its trainer.
 
 pub mod book;
 pub mod game;
 pub mod geometry;
 pub mod levels;
 pub mod matches;
+pub mod net;
 pub mod notation;
 pub mod position;
 pub mod protocol;

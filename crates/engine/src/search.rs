@@ -518,6 +518,9 @@ pub struct Searcher {
     /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
     /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
     pub tb_contempt: bool,
+    /// Option `net` (the committed network) or `netfile=PATH`: a small network's correction added to the score of
+    /// every quiet leaf ([`crate::net`]).
+    net: Option<Arc<crate::net::Net>>,
     /// The refutation of each step, by the side that played it, its origin and its destination
     /// ([`Searcher::use_countermoves`]).
     countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
@@ -626,6 +629,7 @@ impl Searcher {
             relay_order: 0,
             swindle: 0,
             tb_contempt: false,
+            net: None,
             countermoves: Box::new([[[None; 64]; 64]; 2]),
             played: vec![None; MAX_PLY + 1],
             single_reply: false,
@@ -672,7 +676,7 @@ impl Searcher {
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
-    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
+    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -733,6 +737,7 @@ impl Searcher {
                     self.relay_order = fresh.relay_order;
                     self.swindle = fresh.swindle;
                     self.tb_contempt = fresh.tb_contempt;
+                    self.net = fresh.net;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -814,6 +819,12 @@ impl Searcher {
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
+                "net" => self.net = flag()?.then(|| Arc::new(crate::net::Net::builtin().clone())),
+                "netfile" => {
+                    let path = value.ok_or("option \"netfile\" needs a file (netfile=PATH)")?;
+                    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read network {path}: {e}"))?;
+                    self.net = Some(Arc::new(crate::net::Net::parse(&text).map_err(|e| format!("{path}: {e}"))?));
+                }
                 "lmp" => self.late_moves = number()?.max(0),
                 "lmp-depth" => self.late_move_depth = number()?.max(1),
                 "delta" => self.delta_margin = number()?.max(0),
@@ -869,6 +880,26 @@ impl Searcher {
 
     /// The static score of a turn-start position for the side to move, with this searcher's evaluation.
     #[inline]
+    /// The score of a quiet leaf (a turn start where the side to move cannot capture) for the side to move: the
+    /// static evaluation, less what the opponent threatens to take, plus the network's correction with `net`.
+    pub fn quiet_eval(&self, pos: &Position) -> i32 {
+        let mut score = self.static_eval(pos);
+        if self.threat2_weight != 0 && !self.threat_relay {
+            let (first, second) = pos.double_threat();
+            score -= self.threat_weight * first as i32 + self.threat2_weight * second as i32;
+        } else if self.threat_weight != 0 {
+            let threat = if self.threat_relay { pos.threat_relay() } else { pos.threat() };
+            score -= self.threat_weight * threat as i32;
+        }
+        if self.exposed_weight != 0 {
+            score -= self.exposed_weight * pos.exposed() as i32;
+        }
+        if let Some(net) = &self.net {
+            score += net.evaluate(pos);
+        }
+        score
+    }
+
     fn static_eval(&self, pos: &Position) -> i32 {
         match self.eval {
             EvalKind::Full => {
@@ -1139,6 +1170,7 @@ impl Searcher {
         self.relay_order = main.relay_order;
         self.swindle = main.swindle;
         self.tb_contempt = main.tb_contempt;
+        self.net = main.net.clone();
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -1716,18 +1748,7 @@ impl Searcher {
                 if pos.count_paika() == 0 {
                     return -WIN + tply;
                 }
-                let mut score = self.static_eval(pos);
-                if self.threat2_weight != 0 && !self.threat_relay {
-                    let (first, second) = pos.double_threat();
-                    score -= self.threat_weight * first as i32 + self.threat2_weight * second as i32;
-                } else if self.threat_weight != 0 {
-                    let threat = if self.threat_relay { pos.threat_relay() } else { pos.threat() };
-                    score -= self.threat_weight * threat as i32;
-                }
-                if self.exposed_weight != 0 {
-                    score -= self.exposed_weight * pos.exposed() as i32;
-                }
-                return score;
+                return self.quiet_eval(pos);
             }
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.

@@ -343,6 +343,31 @@ enum TuneAction {
         #[arg(long, default_value_t = 0)]
         min_pieces: u32,
     },
+    /// Trains the network of option `net` on labelled positions with search scores (`tune gen` files): the
+    /// network learns what the search's score adds to the score of the quiet leaf under `--engine`.
+    Net {
+        /// The labelled positions (one or more files).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Search options whose quiet-leaf score the network corrects (full strength's).
+        #[arg(long, default_value = fanorona_engine::protocol::FULL_STRENGTH)]
+        engine: String,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        /// Adam's step size.
+        #[arg(long, default_value_t = 0.001)]
+        rate: f32,
+        /// Only positions with at least this many pieces (both sides).
+        #[arg(long, default_value_t = 7)]
+        min_pieces: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where to write the network.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -904,6 +929,53 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 out!("  {name:<46} {old:>5} -> {new:>5}");
             }
             out!("weights {:?}", f.weights);
+        }
+        TuneAction::Net { data, engine, epochs, rate, min_pieces, seed, out } => {
+            use fanorona_engine::net::{self, Example, TrainConfig};
+            let mut searcher = fanorona_engine::search::Searcher::new(1);
+            searcher.configure(&engine)?;
+            let mut samples = Vec::new();
+            for path in &data {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                samples.extend(tune::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+            }
+            samples.retain(|s| s.score.is_some() && s.pos.count(Side::White) + s.pos.count(Side::Black) >= min_pieces);
+            if samples.len() < 10 {
+                return Err(format!("{} positions with a search score: too few to train on", samples.len()));
+            }
+            // The last tenth of the positions checks the fit: they come from other games than the rest.
+            let split = samples.len() * 9 / 10;
+            let examples = |part: &[tune::Sample]| -> Vec<Example> {
+                part.iter()
+                    .flat_map(|s| Example::with_mirrors(&s.pos, searcher.quiet_eval(&s.pos), s.score.unwrap_or(0)))
+                    .collect()
+            };
+            let (train, check) = (examples(&samples[..split]), examples(&samples[split..]));
+            let zero = net::Net::default();
+            out!(
+                "{} positions ({} examples with mirror images), {} to check; loss without the network: {:.6} / {:.6}",
+                samples.len(),
+                train.len(),
+                check.len(),
+                net::loss(&zero, &train),
+                net::loss(&zero, &check)
+            );
+            let t0 = Instant::now();
+            let cfg = TrainConfig { epochs, rate, batch: 256, seed };
+            let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
+            let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
+            out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
+            let header = format!(
+                "The network of option `net` (crates/engine/src/net.rs), trained by `fanorona-cli tune net --epochs \
+                 {epochs} --rate {rate} --min-pieces {min_pieces} --seed {seed}`\non {} positions of at least \
+                 {min_pieces} pieces, correcting `{engine}`:\nloss {:.6} -> {lt:.6} (training), {:.6} -> {lc:.6} \
+                 (the last tenth, held out).",
+                samples.len(),
+                net::loss(&zero, &train),
+                net::loss(&zero, &check)
+            );
+            std::fs::write(&out, trained.to_text(&header))
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
         }
     }
     Ok(())

@@ -1,0 +1,359 @@
+//! A small neural network that corrects the hand-made evaluation of quiet 9 × 5 positions, and its trainer.
+//!
+//! The network sees the board from the side to move: 90 inputs (its pieces on the 45 points, then the opponent's),
+//! one hidden layer of [`HIDDEN`] units clipped to `0..=1`, and one output in hundredths of a piece that is added
+//! to the search's own score of a quiet leaf ([`crate::search::Searcher::quiet_eval`]). It is trained on positions
+//! from self-play labelled with the self-play search's score (`fanorona-cli tune gen`), to predict what the search
+//! finds beyond what the hand-made terms say: the residual. The board's four mirror images are the same position
+//! for the network's purpose, so training sees each sample in all four.
+
+use crate::geometry::Variant;
+use crate::position::Position;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Points of the 9 × 5 board.
+const POINTS: usize = 45;
+/// Inputs: the side to move's pieces, then the opponent's.
+pub const INPUTS: usize = 2 * POINTS;
+/// Hidden units.
+pub const HIDDEN: usize = 16;
+
+/// The committed network (see [`Net::parse`] for the format and STRENGTH.md for how it was trained).
+pub const NET: &str = include_str!("../data/net.txt");
+
+/// A trained network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// Input weights, one row of hidden units per input.
+    w1: Vec<[f32; HIDDEN]>,
+    /// Hidden biases.
+    b1: [f32; HIDDEN],
+    /// Output weights, in hundredths of a piece per unit of a hidden unit.
+    w2: [f32; HIDDEN],
+    /// Output bias.
+    b2: f32,
+}
+
+impl Default for Net {
+    /// A network that adds nothing (every weight 0).
+    fn default() -> Net {
+        Net { w1: vec![[0.0; HIDDEN]; INPUTS], b1: [0.0; HIDDEN], w2: [0.0; HIDDEN], b2: 0.0 }
+    }
+}
+
+/// The input index of a side-to-move piece on `point` (opponent pieces are `POINTS` further).
+#[inline]
+fn own_input(point: u32) -> usize {
+    point as usize
+}
+
+impl Net {
+    /// The committed network ([`NET`]).
+    pub fn builtin() -> &'static Net {
+        static BUILTIN: std::sync::LazyLock<Net> = std::sync::LazyLock::new(|| {
+            Net::parse(NET).expect("the committed network is valid (a unit test checks it)")
+        });
+        &BUILTIN
+    }
+
+    /// The correction for `pos`, in hundredths of a piece for the side to move; 0 on boards other than 9 × 5.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        if pos.variant() != Variant::Tsivy {
+            return 0;
+        }
+        let side = pos.side_to_move();
+        let mut acc = self.b1;
+        for (pieces, offset) in [(pos.pieces(side), 0), (pos.pieces(side.opponent()), POINTS)] {
+            let mut bits = pieces;
+            while bits != 0 {
+                let row = &self.w1[own_input(bits.trailing_zeros()) + offset];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+                bits &= bits - 1;
+            }
+        }
+        let mut out = self.b2;
+        for (a, w) in acc.iter().zip(&self.w2) {
+            out += a.clamp(0.0, 1.0) * w;
+        }
+        out.round() as i32
+    }
+
+    /// Reads a network: `#` comment lines, then one line `net 90 16`, then 90 lines of 16 input weights, one line
+    /// of 16 hidden biases, one line of 16 output weights and one line with the output bias, numbers separated by
+    /// spaces. A file of another shape, a number that does not parse or is not finite, or a missing line is
+    /// rejected with the line (1-based).
+    pub fn parse(text: &str) -> Result<Net, String> {
+        let mut lines =
+            text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        let (n, head) = lines.next().ok_or("network: no header line (net 90 16)")?;
+        if head.split_whitespace().collect::<Vec<_>>() != ["net", &INPUTS.to_string(), &HIDDEN.to_string()] {
+            return Err(format!("network line {}: expected \"net {INPUTS} {HIDDEN}\", found {head:?}", n + 1));
+        }
+        let mut row = |want: usize, what: &str| -> Result<Vec<f32>, String> {
+            let (n, line) = lines.next().ok_or_else(|| format!("network: the file ends before {what}"))?;
+            let values: Vec<f32> = line
+                .split_whitespace()
+                .map(|w| w.parse::<f32>().ok().filter(|v| v.is_finite()))
+                .collect::<Option<_>>()
+                .ok_or_else(|| format!("network line {}: {what}: a value is not a finite number", n + 1))?;
+            if values.len() != want {
+                return Err(format!("network line {}: {what}: {} values instead of {want}", n + 1, values.len()));
+            }
+            Ok(values)
+        };
+        let mut net = Net::default();
+        for i in 0..INPUTS {
+            net.w1[i].copy_from_slice(&row(HIDDEN, &format!("the weights of input {}", i + 1))?);
+        }
+        net.b1.copy_from_slice(&row(HIDDEN, "the hidden biases")?);
+        net.w2.copy_from_slice(&row(HIDDEN, "the output weights")?);
+        net.b2 = row(1, "the output bias")?[0];
+        if let Some((n, _)) = lines.next() {
+            return Err(format!("network line {}: more lines than the network has", n + 1));
+        }
+        Ok(net)
+    }
+
+    /// The network as text, in the format [`Net::parse`] reads, after `header` (each line made a comment).
+    pub fn to_text(&self, header: &str) -> String {
+        let mut s = String::new();
+        for h in header.lines() {
+            s.push_str("# ");
+            s.push_str(h);
+            s.push('\n');
+        }
+        s.push_str(&format!("net {INPUTS} {HIDDEN}\n"));
+        let line = |s: &mut String, v: &[f32]| {
+            let words: Vec<String> = v.iter().map(|x| format!("{x:.5}")).collect();
+            s.push_str(&words.join(" "));
+            s.push('\n');
+        };
+        for r in &self.w1 {
+            line(&mut s, r);
+        }
+        line(&mut s, &self.b1);
+        line(&mut s, &self.w2);
+        line(&mut s, &[self.b2]);
+        s
+    }
+}
+
+/// One training example: the active inputs of a position, the hand-made score of its quiet leaf and the target.
+#[derive(Clone, Debug)]
+pub struct Example {
+    /// Active inputs (side to move's pieces, then the opponent's at `POINTS` further).
+    pub inputs: Vec<u16>,
+    /// The search's own score of the quiet leaf without the network (hundredths of a piece).
+    pub base: f32,
+    /// What the network plus `base` should predict (hundredths of a piece).
+    pub target: f32,
+}
+
+/// The four mirror images of a 9 × 5 point (itself, files reversed, ranks reversed, both).
+fn mirrors(point: u32) -> [u32; 4] {
+    let (x, y) = (point % 9, point / 9);
+    [point, y * 9 + (8 - x), (4 - y) * 9 + x, (4 - y) * 9 + (8 - x)]
+}
+
+impl Example {
+    /// The example of `pos` (9 × 5 only) and its four mirror images.
+    pub fn with_mirrors(pos: &Position, base: i32, target: i32) -> Vec<Example> {
+        let side = pos.side_to_move();
+        (0..4)
+            .map(|m| {
+                let mut inputs = Vec::with_capacity(pos.count(side) as usize + pos.count(side.opponent()) as usize);
+                for (pieces, offset) in [(pos.pieces(side), 0), (pos.pieces(side.opponent()), POINTS)] {
+                    let mut bits = pieces;
+                    while bits != 0 {
+                        inputs.push((mirrors(bits.trailing_zeros())[m] as usize + offset) as u16);
+                        bits &= bits - 1;
+                    }
+                }
+                Example { inputs, base: base as f32, target: target as f32 }
+            })
+            .collect()
+    }
+}
+
+/// Scale of the loss's logistic: a score of `SCALE` hundredths of a piece is a 73% expectation.
+const SCALE: f32 = 200.0;
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x / SCALE).exp())
+}
+
+/// The mean loss of `net` over `examples`: the squared difference of the predicted and target expectations
+/// (logistic of the score), so that a few large scores do not dominate.
+pub fn loss(net: &Net, examples: &[Example]) -> f64 {
+    let mut total = 0.0f64;
+    for e in examples {
+        let (out, _) = forward(net, e);
+        let d = sigmoid(e.base + out) - sigmoid(e.target);
+        total += f64::from(d * d);
+    }
+    total / examples.len().max(1) as f64
+}
+
+fn forward(net: &Net, e: &Example) -> (f32, [f32; HIDDEN]) {
+    let mut acc = net.b1;
+    for &i in &e.inputs {
+        for (a, w) in acc.iter_mut().zip(&net.w1[i as usize]) {
+            *a += w;
+        }
+    }
+    let mut out = net.b2;
+    for (a, w) in acc.iter().zip(&net.w2) {
+        out += a.clamp(0.0, 1.0) * w;
+    }
+    (out, acc)
+}
+
+/// Settings of [`train`].
+#[derive(Clone, Copy, Debug)]
+pub struct TrainConfig {
+    /// Passes over the examples.
+    pub epochs: usize,
+    /// Adam's step size.
+    pub rate: f32,
+    /// Examples a step.
+    pub batch: usize,
+    /// Seed of the initial weights and the order of the examples.
+    pub seed: u64,
+}
+
+/// Trains a network on `examples` with Adam, starting from small random input weights and zero output weights
+/// (a network that adds nothing); `progress` sees each epoch's number and training loss.
+pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(usize, f64)) -> Net {
+    let mut rng = SmallRng::seed_from_u64(cfg.seed);
+    let mut net = Net::default();
+    for row in net.w1.iter_mut() {
+        for w in row.iter_mut() {
+            *w = rng.random_range(-0.1..0.1);
+        }
+    }
+    for b in net.b1.iter_mut() {
+        *b = 0.5;
+    }
+    // Parameters laid out flat for Adam: w1, b1, w2, b2.
+    let n = INPUTS * HIDDEN + 2 * HIDDEN + 1;
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let mut grad = vec![0f32; n];
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    let (b1_at, w2_at, b2_at) = (INPUTS * HIDDEN, INPUTS * HIDDEN + HIDDEN, INPUTS * HIDDEN + 2 * HIDDEN);
+    let mut t = 0i32;
+    for epoch in 0..cfg.epochs {
+        for k in (1..order.len()).rev() {
+            order.swap(k, rng.random_range(0..=k));
+        }
+        let mut total = 0.0f64;
+        for chunk in order.chunks(cfg.batch.max(1)) {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for &k in chunk {
+                let e = &examples[k];
+                let (out, acc) = forward(&net, e);
+                let (p, q) = (sigmoid(e.base + out), sigmoid(e.target));
+                total += f64::from((p - q) * (p - q));
+                // d loss / d out = 2 (p − q) p (1 − p) / SCALE.
+                let g_out = 2.0 * (p - q) * p * (1.0 - p) / SCALE;
+                grad[b2_at] += g_out;
+                for h in 0..HIDDEN {
+                    grad[w2_at + h] += g_out * acc[h].clamp(0.0, 1.0);
+                    if acc[h] > 0.0 && acc[h] < 1.0 {
+                        let g_h = g_out * net.w2[h];
+                        grad[b1_at + h] += g_h;
+                        for &i in &e.inputs {
+                            grad[i as usize * HIDDEN + h] += g_h;
+                        }
+                    }
+                }
+            }
+            t += 1;
+            let scale = 1.0 / chunk.len() as f32;
+            let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+            let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
+            for j in 0..n {
+                let g = grad[j] * scale;
+                if g == 0.0 && m[j] == 0.0 {
+                    continue;
+                }
+                m[j] = beta1 * m[j] + (1.0 - beta1) * g;
+                v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
+                let step = cfg.rate * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+                // The output weights are in hundredths of a piece: they move on a scale a hundred times larger.
+                let step = if j >= w2_at { step * 100.0 } else { step };
+                match j {
+                    j if j < b1_at => net.w1[j / HIDDEN][j % HIDDEN] -= step,
+                    j if j < w2_at => net.b1[j - b1_at] -= step,
+                    j if j < b2_at => net.w2[j - w2_at] -= step,
+                    _ => net.b2 -= step,
+                }
+            }
+        }
+        progress(epoch + 1, total / examples.len().max(1) as f64);
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn the_committed_network_is_valid_and_round_trips() {
+        let net = Net::builtin();
+        assert_eq!(Net::parse(&net.to_text("header")).unwrap(), *net);
+    }
+
+    #[test]
+    fn a_damaged_network_is_rejected_with_its_line() {
+        let good = Net::default().to_text("a comment");
+        assert_eq!(Net::parse(&good).unwrap(), Net::default());
+        assert!(Net::parse("").unwrap_err().contains("header"));
+        assert!(Net::parse("net 90 8\n").unwrap_err().contains("line 1"));
+        // A number damaged on the third input's line: line 5 after the comment and the header.
+        let bad: String = good
+            .lines()
+            .enumerate()
+            .map(|(k, l)| if k == 4 { format!("{}\n", l.replacen("0.00000", "0.0x000", 1)) } else { format!("{l}\n") })
+            .collect();
+        let e = Net::parse(&bad).unwrap_err();
+        assert!(e.contains("line 5") && e.contains("not a finite number"), "{e}");
+        let short: String = good.lines().take(50).map(|l| format!("{l}\n")).collect();
+        assert!(Net::parse(&short).unwrap_err().contains("ends before"));
+        let long = format!("{good}0\n");
+        assert!(Net::parse(&long).unwrap_err().contains("more lines"));
+        let wide = good.replacen("\n0.00000", "\n0.00000 1", 1);
+        assert!(Net::parse(&wide).unwrap_err().contains("values instead of"));
+        assert!(Net::parse(&good.replacen("0.00000", "inf", 1)).is_err());
+    }
+
+    #[test]
+    fn the_evaluation_sees_mirror_images_and_colours_alike_after_training_on_them() {
+        // A network trained to add 50 for a side-to-move piece on a corner must add it on every corner.
+        let rules = Rules::default();
+        let corner: Position = "W8/9/9/9/4B4 w".parse().unwrap();
+        let centre: Position = "9/9/4W4/9/B8 w".parse().unwrap();
+        let mut examples = Vec::new();
+        for _ in 0..50 {
+            examples.extend(Example::with_mirrors(&corner, 0, 50));
+            examples.extend(Example::with_mirrors(&centre, 0, -50));
+        }
+        let net = train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1 }, |_, _| {});
+        for fen in ["W8/9/9/9/4B4 w", "8W/9/9/9/4B4 w", "4B4/9/9/9/W8 w", "4B4/9/9/9/8W w", "B8/9/9/9/4W4 b"] {
+            let p = Position::from_fen_with_rules(fen, &rules).unwrap();
+            let v = net.evaluate(&p);
+            assert!((35..=65).contains(&v), "{fen}: {v}");
+        }
+        let v = net.evaluate(&centre);
+        assert!((-65..=-35).contains(&v), "{v}");
+        assert!(loss(&net, &examples) < 0.1 * loss(&Net::default(), &examples));
+        // The 5 × 5 board gets nothing.
+        let dimy = Position::start(&Rules { variant: Variant::Dimy, ..Rules::default() });
+        assert_eq!(net.evaluate(&dimy), 0);
+    }
+}
