@@ -17,7 +17,7 @@ const POINTS: usize = 45;
 /// Inputs: the side to move's pieces, then the opponent's.
 pub const INPUTS: usize = 2 * POINTS;
 /// Hidden units.
-pub const HIDDEN: usize = 16;
+pub const HIDDEN: usize = 32;
 
 /// The committed network (see [`Net::parse`] for the format and STRENGTH.md for how it was trained).
 pub const NET: &str = include_str!("../data/net.txt");

@@ -40,16 +40,18 @@ use std::time::Duration;
 /// +9.0 Elo from three books at 300,000 nodes a turn, +7.4 [+2.4, +12.4] over the 1,500 games together, even at
 /// 200 ms; depth 11 over nine bench positions in 4.1 M nodes instead of 12.1 M; and captures ordered by what
 /// the whole turn takes with them (`relay-order=2`): +10.4, +17.0 and +16.6 Elo from two books at 60,000 and
-/// 300,000 nodes a turn (two SPRT H1), depth 9 over 54 positions from match games in 1.3 s instead of 2.4 s.
+/// 300,000 nodes a turn (two SPRT H1), depth 9 over 54 positions from match games in 1.3 s instead of 2.4 s;
+/// and the evaluation network's correction of quiet leaves (`net`, [`crate::net`]): +23.9 Elo [+8.4, +39.5] at
+/// 60,000 nodes a turn and +18.2 [+5.1, +31.3] at 40 ms a turn (SPRT H1 both).
 pub const FULL_STRENGTH: &str =
-    "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2";
+    "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net";
 
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
 /// over at most two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning,
-/// centrality, null moves and late-move reductions, captures ordered with their relays. Master plays with them
-/// too ([`crate::levels::Level::Master`]).
+/// centrality, null moves and late-move reductions, captures ordered with their relays, the evaluation network.
+/// Master plays with them too ([`crate::levels::Level::Master`]).
 pub const FULL_STRENGTH_EXTRAS: &str =
-    "spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2";
+    "spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net";
 
 /// Where protocol output goes; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;

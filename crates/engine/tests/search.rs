@@ -382,3 +382,36 @@ fn sampled_endgames_have_the_material_and_value_asked_for() {
     // Material the table does not cover gives nothing.
     assert!(sample(&tb, 3, 2, ValueKind::Draw, 5, 1).is_empty());
 }
+
+#[test]
+fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() {
+    use fanorona_engine::net::{Example, Net, TrainConfig, train};
+    let quiet: Position = "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW w".parse().unwrap();
+    // A network trained to add a piece to this position (and its mirror images).
+    let examples: Vec<Example> = (0..20).flat_map(|_| Example::with_mirrors(&quiet, 0, 100)).collect();
+    let net = train(&examples, TrainConfig { epochs: 100, rate: 0.01, batch: 8, seed: 3 }, |_, _| {});
+    let correction = net.evaluate(&quiet);
+    assert!((80..=120).contains(&correction), "{correction}");
+    let dir = std::env::temp_dir().join(format!("fanorona-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("net.txt");
+    std::fs::write(&file, net.to_text("test")).unwrap();
+    let mut plain = Searcher::new(1);
+    plain.configure("max").unwrap();
+    let mut with = Searcher::new(1);
+    with.configure(&format!("max,netfile={}", file.display())).unwrap();
+    assert_eq!(with.quiet_eval(&quiet), plain.quiet_eval(&quiet) + correction);
+    // The committed network is the one `net` loads; `net=0` turns it off again.
+    with.configure("net").unwrap();
+    assert_eq!(with.quiet_eval(&quiet), plain.quiet_eval(&quiet) + Net::builtin().evaluate(&quiet));
+    with.configure("net=0").unwrap();
+    assert_eq!(with.quiet_eval(&quiet), plain.quiet_eval(&quiet));
+    // A damaged file and a missing one are errors that name the file, and change nothing.
+    std::fs::write(&file, format!("net 90 {}\n1 2 3\n", fanorona_engine::net::HIDDEN)).unwrap();
+    let e = with.configure(&format!("netfile={}", file.display())).unwrap_err();
+    assert!(e.contains("net.txt") && e.contains("line 2"), "{e}");
+    let e = with.configure("netfile=/nonexistent/net.txt").unwrap_err();
+    assert!(e.contains("/nonexistent/net.txt"), "{e}");
+    assert_eq!(with.quiet_eval(&quiet), plain.quiet_eval(&quiet));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -349,7 +349,7 @@ enum TuneAction {
         /// The labelled positions (one or more files).
         #[arg(long, num_args = 1.., required = true)]
         data: Vec<std::path::PathBuf>,
-        /// Search options whose quiet-leaf score the network corrects (full strength's).
+        /// Search options whose quiet-leaf score the network corrects (full strength's; without its network).
         #[arg(long, default_value = fanorona_engine::protocol::FULL_STRENGTH)]
         engine: String,
         /// Passes over the data.
@@ -933,7 +933,9 @@ fn tune(action: TuneAction) -> Result<(), String> {
         TuneAction::Net { data, engine, epochs, rate, min_pieces, seed, out } => {
             use fanorona_engine::net::{self, Example, TrainConfig};
             let mut searcher = fanorona_engine::search::Searcher::new(1);
+            // The network learns a correction of the evaluation without one, whatever network `engine` names.
             searcher.configure(&engine)?;
+            searcher.configure("net=0")?;
             let mut samples = Vec::new();
             for path in &data {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -965,11 +967,13 @@ fn tune(action: TuneAction) -> Result<(), String> {
             let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
             let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
+            let files: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
             let header = format!(
-                "The network of option `net` (crates/engine/src/net.rs), trained by `fanorona-cli tune net --epochs \
-                 {epochs} --rate {rate} --min-pieces {min_pieces} --seed {seed}`\non {} positions of at least \
-                 {min_pieces} pieces, correcting `{engine}`:\nloss {:.6} -> {lt:.6} (training), {:.6} -> {lc:.6} \
-                 (the last tenth, held out).",
+                "The network of option `net` (crates/engine/src/net.rs), trained by\n`fanorona-cli tune net --data {} \
+                 --epochs {epochs} --rate {rate} --min-pieces {min_pieces} --seed {seed}`\non {} positions of at \
+                 least {min_pieces} pieces, correcting `{engine}`:\nloss {:.6} -> {lt:.6} (training), {:.6} -> \
+                 {lc:.6} (the last tenth, held out).",
+                files.join(" "),
                 samples.len(),
                 net::loss(&zero, &train),
                 net::loss(&zero, &check)
