@@ -42,12 +42,6 @@ impl Default for Net {
     }
 }
 
-/// The input index of a side-to-move piece on `point` (opponent pieces are `POINTS` further).
-#[inline]
-fn own_input(point: u32) -> usize {
-    point as usize
-}
-
 impl Net {
     /// The committed network ([`NET`]).
     pub fn builtin() -> &'static Net {
@@ -68,7 +62,8 @@ impl Net {
         for (pieces, offset) in [(pos.pieces(side), 0), (pos.pieces(side.opponent()), POINTS)] {
             let mut bits = pieces;
             while bits != 0 {
-                let row = &self.w1[own_input(bits.trailing_zeros()) + offset];
+                // A point's number is its input: rank × 9 + file, as the board's bits are laid out.
+                let row = &self.w1[bits.trailing_zeros() as usize + offset];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
                 }
@@ -82,14 +77,14 @@ impl Net {
         out.round() as i32
     }
 
-    /// Reads a network: `#` comment lines, then one line `net 90 16`, then 90 lines of 16 input weights, one line
-    /// of 16 hidden biases, one line of 16 output weights and one line with the output bias, numbers separated by
-    /// spaces. A file of another shape, a number that does not parse or is not finite, or a missing line is
-    /// rejected with the line (1-based).
+    /// Reads a network: `#` comment lines, then one line `net 90 H` (H = [`HIDDEN`]), then 90 lines of H input
+    /// weights, one line of H hidden biases, one line of H output weights and one line with the output bias,
+    /// numbers separated by spaces. A file of another shape, a number that does not parse or is not finite, or a
+    /// missing line is rejected with the line (1-based).
     pub fn parse(text: &str) -> Result<Net, String> {
         let mut lines =
             text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-        let (n, head) = lines.next().ok_or("network: no header line (net 90 16)")?;
+        let (n, head) = lines.next().ok_or_else(|| format!("network: no header line (net {INPUTS} {HIDDEN})"))?;
         if head.split_whitespace().collect::<Vec<_>>() != ["net", &INPUTS.to_string(), &HIDDEN.to_string()] {
             return Err(format!("network line {}: expected \"net {INPUTS} {HIDDEN}\", found {head:?}", n + 1));
         }
