@@ -48,3 +48,8 @@ pub use position::{IllegalReason, Position, Step, StepEffect, StepKind, StepList
 pub use record::{Record, RecordError, RecordErrorKind};
 pub use rules::{DrawRule, RelayRule, Rules, RulesTagError, RulesTagErrorKind, Side, Vela};
 pub use turns::{IllegalTurn, Turn};
+
+/// `text` as `#` comment lines, each ending in a newline: the header of a data file this crate writes.
+pub(crate) fn comment_lines(text: &str) -> String {
+    text.lines().map(|l| format!("# {l}\n")).collect()
+}

@@ -115,12 +115,7 @@ impl Net {
 
     /// The network as text, in the format [`Net::parse`] reads, after `header` (each line made a comment).
     pub fn to_text(&self, header: &str) -> String {
-        let mut s = String::new();
-        for h in header.lines() {
-            s.push_str("# ");
-            s.push_str(h);
-            s.push('\n');
-        }
+        let mut s = crate::comment_lines(header);
         s.push_str(&format!("net {INPUTS} {HIDDEN}\n"));
         let line = |s: &mut String, v: &[f32]| {
             let words: Vec<String> = v.iter().map(|x| format!("{x:.5}")).collect();

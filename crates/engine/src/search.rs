@@ -878,8 +878,6 @@ impl Searcher {
         self.use_book.then(|| self.book.as_deref().unwrap_or_else(|| crate::book::OpeningBook::builtin()))
     }
 
-    /// The static score of a turn-start position for the side to move, with this searcher's evaluation.
-    #[inline]
     /// The score of a quiet leaf (a turn start where the side to move cannot capture) for the side to move: the
     /// static evaluation, less what the opponent threatens to take, plus the network's correction with `net`.
     pub fn quiet_eval(&self, pos: &Position) -> i32 {
@@ -900,6 +898,8 @@ impl Searcher {
         score
     }
 
+    /// The static score of a turn-start position for the side to move, with this searcher's evaluation.
+    #[inline]
     fn static_eval(&self, pos: &Position) -> i32 {
         match self.eval {
             EvalKind::Full => {

@@ -120,12 +120,7 @@ impl Book {
 
     /// The book as text, in the format [`Book::parse`] reads.
     pub fn to_text(&self, header: &str) -> String {
-        let mut s = String::new();
-        for h in header.lines() {
-            s.push_str("# ");
-            s.push_str(h);
-            s.push('\n');
-        }
+        let mut s = crate::comment_lines(header);
         let standard = Position::start(&Rules::default());
         for (o, start) in self.openings.iter().zip(&self.starts) {
             if *start != standard {
