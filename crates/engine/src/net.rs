@@ -11,6 +11,7 @@ use crate::geometry::Variant;
 use crate::position::Position;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 /// Points of the 9 × 5 board.
 const POINTS: usize = 45;
@@ -43,10 +44,10 @@ impl Default for Net {
 }
 
 impl Net {
-    /// The committed network ([`NET`]).
-    pub fn builtin() -> &'static Net {
-        static BUILTIN: std::sync::LazyLock<Net> = std::sync::LazyLock::new(|| {
-            Net::parse(NET).expect("the committed network is valid (a unit test checks it)")
+    /// The committed network ([`NET`]), read once and shared by every searcher that uses it.
+    pub fn builtin() -> &'static Arc<Net> {
+        static BUILTIN: std::sync::LazyLock<Arc<Net>> = std::sync::LazyLock::new(|| {
+            Arc::new(Net::parse(NET).expect("the committed network is valid (a unit test checks it)"))
         });
         &BUILTIN
     }
@@ -57,24 +58,23 @@ impl Net {
         if pos.variant() != Variant::Tsivy {
             return 0;
         }
-        let side = pos.side_to_move();
+        self.sum(inputs(pos)).0.round() as i32
+    }
+
+    /// The output for the active `inputs`, and the hidden units' sums before clipping.
+    #[inline(always)]
+    fn sum(&self, inputs: impl IntoIterator<Item = usize>) -> (f32, [f32; HIDDEN]) {
         let mut acc = self.b1;
-        for (pieces, offset) in [(pos.pieces(side), 0), (pos.pieces(side.opponent()), POINTS)] {
-            let mut bits = pieces;
-            while bits != 0 {
-                // A point's number is its input: rank × 9 + file, as the board's bits are laid out.
-                let row = &self.w1[bits.trailing_zeros() as usize + offset];
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += w;
-                }
-                bits &= bits - 1;
+        for i in inputs {
+            for (a, w) in acc.iter_mut().zip(&self.w1[i]) {
+                *a += w;
             }
         }
         let mut out = self.b2;
         for (a, w) in acc.iter().zip(&self.w2) {
             out += a.clamp(0.0, 1.0) * w;
         }
-        out.round() as i32
+        (out, acc)
     }
 
     /// Reads a network: `#` comment lines, then one line `net 90 H` (H = [`HIDDEN`]), then 90 lines of H input
@@ -132,6 +132,22 @@ impl Net {
     }
 }
 
+/// The active inputs of a 9 × 5 position, in increasing order: the side to move's pieces (a point's number is its
+/// input, rank × 9 + file, as the board's bits are laid out), then the opponent's, [`POINTS`] further.
+fn inputs(pos: &Position) -> impl Iterator<Item = usize> {
+    let side = pos.side_to_move();
+    let bits = |mut b: u64, offset: usize| {
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize + offset;
+                b &= b - 1;
+                i
+            })
+        })
+    };
+    bits(pos.pieces(side), 0).chain(bits(pos.pieces(side.opponent()), POINTS))
+}
+
 /// One training example: the active inputs of a position, the hand-made score of its quiet leaf and the target.
 #[derive(Clone, Debug)]
 pub struct Example {
@@ -152,18 +168,13 @@ fn mirrors(point: u32) -> [u32; 4] {
 impl Example {
     /// The example of `pos` (9 × 5 only) and its four mirror images.
     pub fn with_mirrors(pos: &Position, base: i32, target: i32) -> Vec<Example> {
-        let side = pos.side_to_move();
         (0..4)
-            .map(|m| {
-                let mut inputs = Vec::with_capacity(pos.count(side) as usize + pos.count(side.opponent()) as usize);
-                for (pieces, offset) in [(pos.pieces(side), 0), (pos.pieces(side.opponent()), POINTS)] {
-                    let mut bits = pieces;
-                    while bits != 0 {
-                        inputs.push((mirrors(bits.trailing_zeros())[m] as usize + offset) as u16);
-                        bits &= bits - 1;
-                    }
-                }
-                Example { inputs, base: base as f32, target: target as f32 }
+            .map(|m| Example {
+                inputs: inputs(pos)
+                    .map(|i| (mirrors((i % POINTS) as u32)[m] as usize + i / POINTS * POINTS) as u16)
+                    .collect(),
+                base: base as f32,
+                target: target as f32,
             })
             .collect()
     }
@@ -189,17 +200,7 @@ pub fn loss(net: &Net, examples: &[Example]) -> f64 {
 }
 
 fn forward(net: &Net, e: &Example) -> (f32, [f32; HIDDEN]) {
-    let mut acc = net.b1;
-    for &i in &e.inputs {
-        for (a, w) in acc.iter_mut().zip(&net.w1[i as usize]) {
-            *a += w;
-        }
-    }
-    let mut out = net.b2;
-    for (a, w) in acc.iter().zip(&net.w2) {
-        out += a.clamp(0.0, 1.0) * w;
-    }
-    (out, acc)
+    net.sum(e.inputs.iter().map(|&i| usize::from(i)))
 }
 
 /// Settings of [`train`].
@@ -296,7 +297,7 @@ mod tests {
     #[test]
     fn the_committed_network_is_valid_and_round_trips() {
         let net = Net::builtin();
-        assert_eq!(Net::parse(&net.to_text("header")).unwrap(), *net);
+        assert_eq!(Net::parse(&net.to_text("header")).unwrap(), **net);
     }
 
     #[test]

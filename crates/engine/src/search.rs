@@ -819,7 +819,7 @@ impl Searcher {
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
-                "net" => self.net = flag()?.then(|| Arc::new(crate::net::Net::builtin().clone())),
+                "net" => self.net = flag()?.then(|| crate::net::Net::builtin().clone()),
                 "netfile" => {
                     let path = value.ok_or("option \"netfile\" needs a file (netfile=PATH)")?;
                     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read network {path}: {e}"))?;

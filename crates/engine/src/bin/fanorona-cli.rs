@@ -954,13 +954,12 @@ fn tune(action: TuneAction) -> Result<(), String> {
             };
             let (train, check) = (examples(&samples[..split]), examples(&samples[split..]));
             let zero = net::Net::default();
+            let (zt, zc) = (net::loss(&zero, &train), net::loss(&zero, &check));
             out!(
-                "{} positions ({} examples with mirror images), {} to check; loss without the network: {:.6} / {:.6}",
+                "{} positions ({} examples with mirror images), {} to check; loss without the network: {zt:.6} / {zc:.6}",
                 samples.len(),
                 train.len(),
-                check.len(),
-                net::loss(&zero, &train),
-                net::loss(&zero, &check)
+                check.len()
             );
             let t0 = Instant::now();
             let cfg = TrainConfig { epochs, rate, batch: 256, seed };
@@ -971,12 +970,10 @@ fn tune(action: TuneAction) -> Result<(), String> {
             let header = format!(
                 "The network of option `net` (crates/engine/src/net.rs), trained by\n`fanorona-cli tune net --data {} \
                  --epochs {epochs} --rate {rate} --min-pieces {min_pieces} --seed {seed}`\non {} positions of at \
-                 least {min_pieces} pieces, correcting `{engine}`:\nloss {:.6} -> {lt:.6} (training), {:.6} -> \
+                 least {min_pieces} pieces, correcting `{engine}` without a network:\nloss {zt:.6} -> {lt:.6} (training), {zc:.6} -> \
                  {lc:.6} (the last tenth, held out).",
                 files.join(" "),
-                samples.len(),
-                net::loss(&zero, &train),
-                net::loss(&zero, &check)
+                samples.len()
             );
             std::fs::write(&out, trained.to_text(&header))
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -1038,27 +1035,14 @@ fn tablebase(action: TbAction) -> Result<(), String> {
                 eprintln!("{m}")
             })
             .map_err(|e| e.to_string())?;
-            let want = match value {
-                ValueArg::Win => tablebase::ValueKind::Win,
-                ValueArg::Draw => tablebase::ValueKind::Draw,
-                ValueArg::Loss => tablebase::ValueKind::Loss,
+            let (want, name, verb) = match value {
+                ValueArg::Win => (tablebase::ValueKind::Win, "win", "wins"),
+                ValueArg::Draw => (tablebase::ValueKind::Draw, "draw", "draws"),
+                ValueArg::Loss => (tablebase::ValueKind::Loss, "loss", "loses"),
             };
             let found = tablebase::sample(&tb, own, other, want, count, seed);
-            out!(
-                "# {} quiet positions, {own} v {other} for the side to move, which {}:",
-                found.len(),
-                match value {
-                    ValueArg::Win => "wins",
-                    ValueArg::Draw => "draws",
-                    ValueArg::Loss => "loses",
-                }
-            );
-            let value = match value {
-                ValueArg::Win => "win",
-                ValueArg::Draw => "draw",
-                ValueArg::Loss => "loss",
-            };
-            out!("# fanorona-cli tablebase sample --material {material} --value {value} --count {count} --seed {seed}");
+            out!("# {} quiet positions, {own} v {other} for the side to move, which {verb}:", found.len());
+            out!("# fanorona-cli tablebase sample --material {material} --value {name} --count {count} --seed {seed}");
             for p in found {
                 out!("fen {}", p.to_fen());
             }
