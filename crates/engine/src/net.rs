@@ -155,7 +155,7 @@ pub struct Example {
     pub inputs: Vec<u16>,
     /// The search's own score of the quiet leaf without the network (hundredths of a piece).
     pub base: f32,
-    /// What the network plus `base` should predict (hundredths of a piece).
+    /// The expectation (0 loss, 1 win) that the logistic of the network plus `base` should predict.
     pub target: f32,
 }
 
@@ -166,15 +166,18 @@ fn mirrors(point: u32) -> [u32; 4] {
 }
 
 impl Example {
-    /// The example of `pos` (9 × 5 only) and its four mirror images.
-    pub fn with_mirrors(pos: &Position, base: i32, target: i32) -> Vec<Example> {
+    /// The example of `pos` (9 × 5 only) and its four mirror images, whose target is the expectation of a
+    /// search score `score` blended with the game's `result` (1 win, 0.5 draw, 0 loss for the side to move):
+    /// `result_weight` 0 learns the score alone, 1 the result alone.
+    pub fn with_mirrors(pos: &Position, base: i32, score: i32, result: f64, result_weight: f32) -> Vec<Example> {
+        let target = (1.0 - result_weight) * sigmoid(score as f32) + result_weight * result as f32;
         (0..4)
             .map(|m| Example {
                 inputs: inputs(pos)
                     .map(|i| (mirrors((i % POINTS) as u32)[m] as usize + i / POINTS * POINTS) as u16)
                     .collect(),
                 base: base as f32,
-                target: target as f32,
+                target,
             })
             .collect()
     }
@@ -193,7 +196,7 @@ pub fn loss(net: &Net, examples: &[Example]) -> f64 {
     let mut total = 0.0f64;
     for e in examples {
         let (out, _) = forward(net, e);
-        let d = sigmoid(e.base + out) - sigmoid(e.target);
+        let d = sigmoid(e.base + out) - e.target;
         total += f64::from(d * d);
     }
     total / examples.len().max(1) as f64
@@ -246,7 +249,7 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
             for &k in chunk {
                 let e = &examples[k];
                 let (out, acc) = forward(&net, e);
-                let (p, q) = (sigmoid(e.base + out), sigmoid(e.target));
+                let (p, q) = (sigmoid(e.base + out), e.target);
                 total += f64::from((p - q) * (p - q));
                 // d loss / d out = 2 (p − q) p (1 − p) / SCALE.
                 let g_out = 2.0 * (p - q) * p * (1.0 - p) / SCALE;
@@ -331,8 +334,8 @@ mod tests {
         let centre: Position = "9/9/4W4/9/B8 w".parse().unwrap();
         let mut examples = Vec::new();
         for _ in 0..50 {
-            examples.extend(Example::with_mirrors(&corner, 0, 50));
-            examples.extend(Example::with_mirrors(&centre, 0, -50));
+            examples.extend(Example::with_mirrors(&corner, 0, 50, 0.5, 0.0));
+            examples.extend(Example::with_mirrors(&centre, 0, -50, 0.5, 0.0));
         }
         let net = train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1 }, |_, _| {});
         for fen in ["W8/9/9/9/4B4 w", "8W/9/9/9/4B4 w", "4B4/9/9/9/W8 w", "4B4/9/9/9/8W w", "B8/9/9/9/4W4 b"] {
@@ -346,5 +349,21 @@ mod tests {
         // The 5 × 5 board gets nothing.
         let dimy = Position::start(&Rules { variant: Variant::Dimy, ..Rules::default() });
         assert_eq!(net.evaluate(&dimy), 0);
+    }
+
+    #[test]
+    fn a_blended_target_moves_between_the_score_and_the_result() {
+        let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
+        // A search score of 0 in a game the side to move won: the score alone, the result alone, half of each.
+        let at = |weight: f32| Example::with_mirrors(&p, 0, 0, 1.0, weight)[0].target;
+        assert_eq!(at(0.0), 0.5);
+        assert_eq!(at(1.0), 1.0);
+        assert!((at(0.5) - 0.75).abs() < 1e-6);
+        // Trained on the result alone, the network adds to the score of a position whose games are won.
+        let examples: Vec<Example> = (0..50).flat_map(|_| Example::with_mirrors(&p, 0, 0, 1.0, 0.5)).collect();
+        let net = train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1 }, |_, _| {});
+        // The logistic of 0.75 is 200 · ln 3 ≈ 220 hundredths.
+        let v = net.evaluate(&p);
+        assert!((180..=260).contains(&v), "{v}");
     }
 }

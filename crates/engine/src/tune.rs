@@ -237,6 +237,52 @@ pub fn generate(
     Ok(all)
 }
 
+/// The samples again, each scored by a fresh search of `nodes` nodes with options `spec` (the game's result and
+/// the positions kept, a tablebase label left as it is), on `threads` threads: deeper labels for the network than
+/// the self-play search's. The scores do not depend on the thread count; `progress` sees the count done.
+pub fn relabel(
+    samples: &[Sample],
+    spec: &str,
+    nodes: u64,
+    threads: usize,
+    progress: impl Fn(usize) + Sync,
+) -> Result<Vec<Sample>, String> {
+    Searcher::new(1).configure(spec)?;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let mut scored: Vec<Option<i32>> = samples.iter().map(|s| s.score).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (next, done, progress) = (&next, &done, &progress);
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    // A small table, cleared for each position: a score that depends only on the position.
+                    let mut searcher = Searcher::new(4);
+                    searcher.configure(spec).expect("checked above");
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(sample) = samples.get(k) else { break };
+                        if sample.score.is_some() {
+                            searcher.clear();
+                            let r = searcher.search(&sample.pos, &[], Limits::nodes(nodes), |_| {});
+                            out.push((k, r.score.clamp(-SCORE_CLAMP, SCORE_CLAMP)));
+                        }
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            for (k, score) in h.join().expect("a relabelling thread panicked") {
+                scored[k] = Some(score);
+            }
+        }
+    });
+    Ok(samples.iter().zip(scored).map(|(s, score)| Sample { pos: s.pos, result: s.result, score }).collect())
+}
+
 /// A game longer than this is stopped and labelled a draw.
 const MAX_GAME_TURNS: usize = 250;
 
@@ -495,6 +541,28 @@ mod tests {
         let p = Position::from_fen("9/9/4W4/9/B8 w").unwrap();
         let f = features(&p);
         assert_eq!((f[12], f[26], f[12..].iter().sum::<i32>()), (-1, 1, 0));
+    }
+
+    #[test]
+    fn relabelling_scores_each_position_alone_and_keeps_results_and_table_labels() {
+        let quiet = Position::from_fen("B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW w").unwrap();
+        // A sample the tablebase labelled (no search score) stays as it is.
+        let won = Position::from_fen("9/4B4/9/2W3W2/9 b").unwrap();
+        let samples = vec![
+            Sample { pos: quiet, result: 0.5, score: Some(0) },
+            Sample { pos: won, result: 1.0, score: None },
+            Sample { pos: quiet, result: 1.0, score: Some(900) },
+        ];
+        let one = relabel(&samples, "max", 3000, 1, |_| {}).unwrap();
+        let two = relabel(&samples, "max", 3000, 2, |_| {}).unwrap();
+        assert_eq!(one, two, "the scores do not depend on the threads");
+        // The same position gets the same score whatever came before it; results and table labels stay.
+        assert_eq!(one[0].score, one[2].score);
+        let fresh = Searcher::new(4).search(&quiet, &[], Limits::nodes(3000), |_| {}).score;
+        assert_eq!(one[0].score, Some(fresh.clamp(-SCORE_CLAMP, SCORE_CLAMP)));
+        assert_eq!((one[0].result, one[2].result), (0.5, 1.0));
+        assert_eq!(one[1], samples[1]);
+        assert!(relabel(&samples, "max,bogus", 100, 1, |_| {}).is_err());
     }
 
     #[test]

@@ -361,10 +361,35 @@ enum TuneAction {
         /// Only positions with at least this many pieces (both sides).
         #[arg(long, default_value_t = 7)]
         min_pieces: u32,
+        /// How much of each target is the game's result rather than the search score (0 to 1).
+        #[arg(long, default_value_t = 0.0)]
+        result_weight: f32,
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Where to write the network.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Scores the positions of `tune gen` files again with a search of `--nodes` nodes each (a fresh search per
+    /// position, so that the file is reproducible), keeping each game's result: deeper labels for `tune net`.
+    Relabel {
+        /// The labelled positions.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// Search options of the new scores.
+        #[arg(long, default_value = fanorona_engine::protocol::FULL_STRENGTH)]
+        engine: String,
+        /// Nodes a position.
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+        /// Only positions with at least this many pieces (both sides); the others are left out.
+        #[arg(long, default_value_t = 7)]
+        min_pieces: u32,
+        /// Threads (the scores do not depend on it).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Where to write the relabelled positions.
         #[arg(long)]
         out: std::path::PathBuf,
     },
@@ -930,8 +955,32 @@ fn tune(action: TuneAction) -> Result<(), String> {
             }
             out!("weights {:?}", f.weights);
         }
-        TuneAction::Net { data, engine, epochs, rate, min_pieces, seed, out } => {
+        TuneAction::Relabel { data, engine, nodes, min_pieces, threads, out } => {
+            let text = std::fs::read_to_string(&data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
+            let mut samples = tune::parse(&text).map_err(|e| format!("{}: {e}", data.display()))?;
+            samples.retain(|s| s.pos.count(Side::White) + s.pos.count(Side::Black) >= min_pieces);
+            let t0 = Instant::now();
+            let total = samples.len();
+            let relabelled = tune::relabel(&samples, &engine, nodes, threads, |n| {
+                if n % 10_000 == 0 {
+                    eprintln!("{n} of {total} positions, {:.0} s", t0.elapsed().as_secs_f64());
+                }
+            })?;
+            let header = format!(
+                "# The positions of {} with at least {min_pieces} pieces, scored again by\n# `fanorona-cli tune \
+                 relabel --nodes {nodes} --min-pieces {min_pieces} --engine {engine}` (a fresh search of each \
+                 position).\n",
+                data.display()
+            );
+            std::fs::write(&out, format!("{header}{}", tune::to_text(&relabelled)))
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            out!("{total} positions scored again in {:.0} s, written to {}", t0.elapsed().as_secs_f64(), out.display());
+        }
+        TuneAction::Net { data, engine, epochs, rate, min_pieces, result_weight, seed, out } => {
             use fanorona_engine::net::{self, Example, TrainConfig};
+            if !(0.0..=1.0).contains(&result_weight) {
+                return Err(format!("--result-weight {result_weight}: give a weight from 0 to 1"));
+            }
             let mut searcher = fanorona_engine::search::Searcher::new(1);
             // The network learns a correction of the evaluation without one, whatever network `engine` names.
             searcher.configure(&engine)?;
@@ -949,7 +998,10 @@ fn tune(action: TuneAction) -> Result<(), String> {
             let split = samples.len() * 9 / 10;
             let examples = |part: &[tune::Sample]| -> Vec<Example> {
                 part.iter()
-                    .flat_map(|s| Example::with_mirrors(&s.pos, searcher.quiet_eval(&s.pos), s.score.unwrap_or(0)))
+                    .flat_map(|s| {
+                        let base = searcher.quiet_eval(&s.pos);
+                        Example::with_mirrors(&s.pos, base, s.score.unwrap_or(0), s.result, result_weight)
+                    })
                     .collect()
             };
             let (train, check) = (examples(&samples[..split]), examples(&samples[split..]));
@@ -967,9 +1019,10 @@ fn tune(action: TuneAction) -> Result<(), String> {
             let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
             let files: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
+            let blend = if result_weight > 0.0 { format!(" --result-weight {result_weight}") } else { String::new() };
             let header = format!(
                 "The network of option `net` (crates/engine/src/net.rs), trained by\n`fanorona-cli tune net --data {} \
-                 --epochs {epochs} --rate {rate} --min-pieces {min_pieces} --seed {seed}`\non {} positions of at \
+                 --epochs {epochs} --rate {rate} --min-pieces {min_pieces}{blend} --seed {seed}`\non {} positions of at \
                  least {min_pieces} pieces, correcting `{engine}` without a network:\nloss {zt:.6} -> {lt:.6} (training), {zc:.6} -> \
                  {lc:.6} (the last tenth, held out).",
                 files.join(" "),
