@@ -518,6 +518,15 @@ pub struct Searcher {
     /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
     /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
     pub tb_contempt: bool,
+    /// Option `se=N` (0: off): singular extensions. At a turn start of depth ≥ [`SE_DEPTH`] whose table step
+    /// holds a lower bound from nearly as deep, the other first steps are searched at half the depth against
+    /// the table's score less N hundredths of a piece per turn of depth; if none comes near it, the table's
+    /// step is the only good one and is searched a turn deeper (and if one beats beta even so, the node cuts).
+    pub singular: i32,
+    /// The first step that the singular test at each ply leaves out ([`Searcher::singular`]).
+    se_excluded: Vec<Option<Step>>,
+    /// The depth of the current iteration: extensions stop at twice that many turns from the root.
+    iter_depth: i32,
     /// Option `net` (the committed network) or `netfile=PATH`: a small network's correction added to the score of
     /// every quiet leaf ([`crate::net`]).
     net: Option<Arc<crate::net::Net>>,
@@ -536,6 +545,9 @@ fn ln(n: usize) -> f32 {
         std::sync::LazyLock::new(|| std::array::from_fn(|n| (n as f32).ln()));
     TABLE.get(n).copied().unwrap_or_else(|| (n as f32).ln())
 }
+
+/// Singular extensions ([`Searcher::singular`]) test turn starts of at least this depth.
+const SE_DEPTH: i32 = 6;
 
 /// Null-move pruning needs at least this many pieces of the side to move: with fewer, being forced to move
 /// (into a capture) decides endgames, and a pass is not a fair lower bound.
@@ -629,6 +641,9 @@ impl Searcher {
             relay_order: 0,
             swindle: 0,
             tb_contempt: false,
+            singular: 0,
+            se_excluded: vec![None; MAX_PLY + 1],
+            iter_depth: 0,
             net: None,
             countermoves: Box::new([[[None; 64]; 64]; 2]),
             played: vec![None; MAX_PLY + 1],
@@ -676,7 +691,7 @@ impl Searcher {
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
-    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
+    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -737,6 +752,7 @@ impl Searcher {
                     self.relay_order = fresh.relay_order;
                     self.swindle = fresh.swindle;
                     self.tb_contempt = fresh.tb_contempt;
+                    self.singular = fresh.singular;
                     self.net = fresh.net;
                 }
                 "baseline" => {
@@ -753,6 +769,7 @@ impl Searcher {
                     self.use_book = false;
                 }
                 "noqs" => self.qs_max_turns = 0,
+                "se" => self.singular = number()?.max(0),
                 "tb" => {
                     let dir = crate::tablebase::default_dir();
                     self.oracle = Some(crate::tablebase::shared(crate::geometry::Variant::Tsivy, dir.as_deref()));
@@ -1170,6 +1187,7 @@ impl Searcher {
         self.relay_order = main.relay_order;
         self.swindle = main.swindle;
         self.tb_contempt = main.tb_contempt;
+        self.singular = main.singular;
         self.net = main.net.clone();
     }
 
@@ -1336,6 +1354,7 @@ impl Searcher {
         self.root_prefix.clear();
         let quiet = history.len() as u32;
         self.seldepth = 0;
+        self.iter_depth = depth as i32;
         let mut delta = self.aspiration;
         let (mut alpha, mut beta) = match prev {
             Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
@@ -1495,13 +1514,17 @@ impl Searcher {
         // Within the root turn of a multi-PV line, scores depend on the excluded turns: the table may order
         // steps here but neither answer nor learn.
         let excluding = tply == 0 && !self.excluded.is_empty();
+        // A singular test searches this node without one first step: the table may not answer or learn for it.
+        let se_skip = if self.singular > 0 { self.se_excluded[sply] } else { None };
         let mut tt_step = None;
+        let mut tt_bound = None;
         if let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) {
             tt_step = unpack(e.step);
+            tt_bound = Some((from_tt(e.score as i32, tply), e.depth as i32, e.bound));
             // Within the root turn the table orders steps but never answers: its answer carries no line, and
             // the root's line must hold the whole first turn (a cut there would answer the relay's first steps
             // as if the turn stopped, giving up the rest).
-            if tply > 0 && e.depth as i32 >= depth {
+            if tply > 0 && e.depth as i32 >= depth && se_skip.is_none() {
                 let s = from_tt(e.score as i32, tply);
                 match e.bound {
                     EXACT => return s,
@@ -1513,7 +1536,12 @@ impl Searcher {
         }
         let side = pos.side_to_move();
         let quiet_node = !relay && sply > 0 && beta.abs() < WIN_BOUND && alpha.abs() < WIN_BOUND;
-        if quiet_node && (self.null_move || self.futility > 0) && !pos.has_capture() && pos.count_paika() > 0 {
+        if quiet_node
+            && se_skip.is_none()
+            && (self.null_move || self.futility > 0)
+            && !pos.has_capture()
+            && pos.count_paika() > 0
+        {
             let stand = self.static_eval(pos);
             // A quiet position cannot gain material this turn: far below alpha at a shallow depth, it fails low.
             if self.futility > 0 && depth <= 2 && stand + self.futility * depth <= alpha {
@@ -1551,6 +1579,34 @@ impl Searcher {
         }
         let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1)
             - i32::from(self.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
+        let mut singular_step = None;
+        if self.singular > 0
+            && !relay
+            && sply > 0
+            && depth >= SE_DEPTH
+            && tply < 2 * self.iter_depth
+            && se_skip.is_none()
+            && list.len() > 1
+            && let Some(step) = tt_step
+            && let Some((tt_score, tt_depth, bound)) = tt_bound
+            && tt_depth >= depth - 3
+            && bound != UPPER
+            && tt_score.abs() < WIN_BOUND
+        {
+            let sbeta = tt_score - self.singular * depth;
+            self.se_excluded[sply] = Some(step);
+            let s = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, sply, tply, quiet);
+            self.se_excluded[sply] = None;
+            if self.aborted {
+                return 0;
+            }
+            if s < sbeta {
+                singular_step = Some(step);
+            } else if sbeta >= beta {
+                // Another first step reaches beta at half the depth, and so does the table's: a cut.
+                return sbeta;
+            }
+        }
         let mut buf = key_buffer();
         let counter = if self.use_countermoves && !relay && sply > 0 {
             self.played[sply - 1]
@@ -1574,6 +1630,10 @@ impl Searcher {
         };
         for i in 0..list.len() {
             let step = pick(list.as_mut_slice(), keys, i);
+            if se_skip == Some(step) {
+                continue;
+            }
+            let depth = depth + i32::from(singular_step == Some(step));
             if i >= prune_after && step.kind == StepKind::Paika && best > -WIN_BOUND && keys[i] < 1 << 21 {
                 break;
             }
@@ -1707,7 +1767,7 @@ impl Searcher {
         } else {
             UPPER
         };
-        if !excluding && self.tt_enabled {
+        if !excluding && se_skip.is_none() && self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
         }
         best
@@ -2397,6 +2457,7 @@ mod tests {
             "max,lmr-log=80,lmr-adj=3",
             "max,threat-ext=2",
             "max,threat2=40",
+            "max,se=10",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2415,6 +2476,18 @@ mod tests {
             // Both take the largest material gain: the scores agree to within a piece.
             assert!((a.score - b.score).abs() <= PIECE, "{spec}: {} vs {}", a.score, b.score);
         }
+        // Singular extensions test turn starts of depth 6 and more: deep enough, they change the tree (and
+        // extend it), never the win the endgame above holds.
+        let deep = |spec: &str, p: &Position, d: u32| {
+            let mut s = Searcher::new(4);
+            s.configure(spec).unwrap();
+            s.search(p, &[], Limits::depth(d), |_| {})
+        };
+        let (a, b) = (deep("max", &mid, 7), deep("max,se=10", &mid, 7));
+        assert_ne!(a.nodes, b.nodes);
+        assert!((a.score - b.score).abs() <= PIECE, "se: {} vs {}", a.score, b.score);
+        let won = deep("max,se=10", &p, 8);
+        assert_eq!((won.best.unwrap().to_string(), won.score), ("a1-b2A b2-c2A".to_string(), WIN - 1));
     }
 
     #[test]
