@@ -3,8 +3,9 @@
 //! The network sees the board from the side to move: 90 inputs (its pieces on the 45 points, then the opponent's),
 //! one hidden layer of [`HIDDEN`] units clipped to `0..=1`, and one output in hundredths of a piece that is added
 //! to the search's own score of a quiet leaf ([`crate::search::Searcher::quiet_eval`]). It is trained on positions
-//! from self-play labelled with the self-play search's score (`fanorona-cli tune gen`), to predict what the search
-//! finds beyond what the hand-made terms say: the residual. The board's four mirror images are the same position
+//! from self-play labelled with the self-play search's score (`fanorona-cli tune gen`) blended with the game's
+//! result (`tune net --result-weight`), to predict what the search and the rest of the game find beyond what the
+//! hand-made terms say: the residual. The board's four mirror images are the same position
 //! for the network's purpose, so training sees each sample in all four.
 
 use crate::geometry::Variant;

@@ -42,7 +42,9 @@ use std::time::Duration;
 /// the whole turn takes with them (`relay-order=2`): +10.4, +17.0 and +16.6 Elo from two books at 60,000 and
 /// 300,000 nodes a turn (two SPRT H1), depth 9 over 54 positions from match games in 1.3 s instead of 2.4 s;
 /// and the evaluation network's correction of quiet leaves (`net`, [`crate::net`]): +23.9 Elo [+8.4, +39.5] at
-/// 60,000 nodes a turn and +18.2 [+5.1, +31.3] at 40 ms a turn (SPRT H1 both).
+/// 60,000 nodes a turn and +18.2 [+5.1, +31.3] at 40 ms a turn (SPRT H1 both), and retrained with the games'
+/// results making up 30% of its targets, +20.0 [+3.9, +36.2] and +19.3 [+3.8, +35.0] Elo against the first from
+/// two books at 60,000 nodes a turn (SPRT H1 both).
 pub const FULL_STRENGTH: &str =
     "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net";
 
