@@ -45,7 +45,8 @@ use std::time::Duration;
 /// 60,000 nodes a turn and +18.2 [+5.1, +31.3] at 40 ms a turn (SPRT H1 both), and retrained with the games'
 /// results making up 30% of its targets, +20.0 [+3.9, +36.2] and +19.3 [+3.8, +35.0] Elo against the first from
 /// two books at 60,000 nodes a turn (SPRT H1 both), and on twice the positions (half from games of that network),
-/// +12.4 [+2.8, +22.1] (SPRT H1) and +4.8 [−4.6, +14.1] from two books.
+/// +12.4 [+2.8, +22.1] (SPRT H1) and +4.8 [−4.6, +14.1] from two books, and on the positions of the games of
+/// the last two networks, +17.2 [+4.6, +29.8] (SPRT H1) and +6.9 [−2.1, +16.0] from two books.
 pub const FULL_STRENGTH: &str =
     "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net";
 
