@@ -11,13 +11,15 @@
 //! pieces in the background, [`tablebase::grow_shared`]), and opens from the opening book (`info string book
 //! <TURN> score cp <n>`, then `bestmove` at once) except for `go depth`, `multipv` and `go infinite`, which ask
 //! for a search.
+//! `position fen` goes on with the current game where one or two legal turns lead to the position (a client that
+//! sends positions instead of turns keeps the game's history), and the client is the arbiter of draws by rule.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 
 use crate::game::Game;
 use crate::geometry::Variant;
 use crate::levels::Level;
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{DrawRule, Rules};
 use crate::search::{Info, Limits, Oracle, Searcher, full_evaluate, score_text};
 use crate::tablebase;
 use crate::turns::Turn;
@@ -26,6 +28,51 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The rules of the session's game: the defaults without their draws by rule. The client is the arbiter of
+/// repetitions and long runs without a capture (its rules may count them otherwise, or not at all), and an engine
+/// that answered `bestmove (none)` in a game its client goes on with would lose it. The search still scores
+/// those draws by the default rule, from the game's history.
+fn session_rules() -> Rules {
+    Rules { draw: DrawRule { repetitions: 0, no_capture_turns: 0 }, ..Rules::default() }
+}
+
+/// The whole turns, none to two, that lead from the end of `game` to `to`, where there are such: the position a
+/// client sends with `position fen` is then the same game gone on by our turn and the opponent's reply (or by one
+/// of them), not a new game. A game that is over or stands in the middle of a relay has none.
+fn continuation(game: &Game, to: &Position) -> Option<Vec<Turn>> {
+    let from = *game.position();
+    if game.is_over() || from.in_relay() || to.in_relay() || from.variant() != to.variant() {
+        return None;
+    }
+    if from == *to {
+        return Some(Vec::new());
+    }
+    let mover = from.side_to_move();
+    let (ours, theirs) = (to.count(mover), to.count(mover.opponent()));
+    // Pieces only go, so a count that grew rules out every line, and the counts prune the first turns.
+    if ours > from.count(mover) || theirs > from.count(mover.opponent()) {
+        return None;
+    }
+    for first in from.legal_turns() {
+        let mut after = from;
+        after.play_turn(&first).ok()?;
+        if after == *to {
+            return Some(vec![first]);
+        }
+        // The reply captures only the mover's pieces, so the opponent's count is already final after the first.
+        if to.side_to_move() != mover || after.count(mover.opponent()) != theirs {
+            continue;
+        }
+        for reply in after.legal_turns() {
+            let mut end = after;
+            if end.play_turn(&reply).is_ok() && end == *to {
+                return Some(vec![first, reply]);
+            }
+        }
+    }
+    None
+}
 
 /// Search options of full strength (`level max`, the default): the defaults, a time budget spent to the end,
 /// answering with the unfinished iteration's best turn (STRENGTH.md: +19.7 Elo [+3.4, +36.1] in 600 games at
@@ -123,7 +170,7 @@ impl Session {
         std::thread::spawn(|| tablebase::shared(Variant::Tsivy, tablebase::default_dir().as_deref()));
         Session {
             stop: searcher.stop_flag(),
-            game: Game::new(Rules::default()),
+            game: Game::new(session_rules()),
             searcher: Some(searcher),
             running: None,
             level: None,
@@ -173,7 +220,7 @@ impl Session {
             }
             "newgame" => {
                 self.wait();
-                self.game = Game::new(Rules::default());
+                self.game = Game::new(session_rules());
                 if let Some(s) = &mut self.searcher {
                     s.clear();
                 }
@@ -185,7 +232,17 @@ impl Session {
                     self.game = Game::new(rules);
                 } else if let Some(fen) = rest.strip_prefix("fen ") {
                     match Position::from_fen_with_rules(fen.trim(), &rules) {
-                        Ok(p) => self.game = Game::from_position(p, Rules { variant: p.variant(), ..rules }),
+                        Ok(p) => match continuation(&self.game, &p) {
+                            // A client that sends the position before every search instead of the turns keeps the
+                            // game's history this way: repetitions and the no-capture count still count, in the
+                            // search and in the rules.
+                            Some(turns) => {
+                                for t in &turns {
+                                    self.game.play_turn(t).expect("a turn from the position's legal turns");
+                                }
+                            }
+                            None => self.game = Game::from_position(p, Rules { variant: p.variant(), ..rules }),
+                        },
                         Err(e) => say(&self.out, &format!("error {e}")),
                     }
                 } else {
@@ -369,6 +426,70 @@ mod tests {
         assert_eq!(time_for_turn(900, 10_000), 300 - 5);
         // Nearly flagged: still a positive budget.
         assert_eq!(time_for_turn(3, 0), 1);
+    }
+
+    /// A session whose answers go nowhere, to look at its game.
+    fn quiet_session() -> Session {
+        Session::new(Arc::new(Mutex::new(std::io::sink())))
+    }
+
+    fn after(fen: &str, turns: &[&str]) -> String {
+        let mut p = Position::from_fen(fen).unwrap();
+        for t in turns {
+            p.play_turn(&t.parse().unwrap()).unwrap();
+        }
+        p.to_fen()
+    }
+
+    #[test]
+    fn a_position_that_goes_on_from_the_game_keeps_its_history() {
+        let mut s = quiet_session();
+        let start = "9/9/4W4/9/B8 w";
+        let there = after(start, &["e3-e4", "a1-a2"]);
+        assert!(s.handle(&format!("position fen {start}")));
+        // Our turn and the reply, then the same once more: the client sends only positions.
+        for fen in [&there, start, &there, start] {
+            assert!(s.handle(&format!("position fen {fen}")));
+        }
+        assert_eq!(s.game.turns().len(), 8);
+        assert_eq!(s.game.repetitions(), 3, "the third occurrence of the start position");
+        assert_eq!(crate::levels::history_hashes(&s.game).len(), 8, "the search sees the repetitions");
+        // The client, not the engine, ends a game by a draw rule: asked for a turn, the engine gives one.
+        assert!(!s.game.is_over());
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        s.out = buffer.clone();
+        assert!(s.handle("go depth 2"));
+        assert!(!s.handle("quit"));
+        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        let answer = text.lines().find_map(|l| l.strip_prefix("bestmove ")).expect(&text);
+        assert!(s.game.position().legal_turns().iter().any(|t| t.to_string() == answer), "{text}");
+        assert!(s.handle("play e3-e4"));
+        assert_eq!(s.game.turns().len(), 9);
+
+        // One turn on (the client's own turn, then ours to search) goes on as well.
+        let mut s = quiet_session();
+        let opening = Position::start(&Rules::default()).to_fen();
+        let one = after(&opening, &["d3-e3A"]);
+        assert!(s.handle(&format!("position fen {opening}")));
+        assert!(s.handle(&format!("position fen {one}")));
+        assert_eq!(s.game.turns().len(), 1);
+        assert_eq!(s.game.turns()[0].to_string(), "d3-e3A");
+        // The same position again changes nothing.
+        assert!(s.handle(&format!("position fen {one}")));
+        assert_eq!(s.game.turns().len(), 1);
+        // A position no one or two turns reach is a new game.
+        assert!(s.handle(&format!("position fen {start}")));
+        assert!(s.game.turns().is_empty());
+        assert_eq!(s.game.position().to_fen(), start);
+        // So is the start position after a game, however short (pieces never come back).
+        assert!(s.handle(&format!("position fen {opening}")));
+        assert!(s.handle("play d3-e3A"));
+        assert!(s.handle(&format!("position fen {opening}")));
+        assert!(s.game.turns().is_empty());
+        // A damaged position is an error and keeps the game.
+        assert!(s.handle("play d3-e3A"));
+        assert!(s.handle("position fen 9/9/9 w"));
+        assert_eq!(s.game.turns().len(), 1);
     }
 
     #[test]
