@@ -1362,6 +1362,22 @@ pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::
     })
 }
 
+/// The table [`shared`] holds now for `variant`, without waiting: None before its first use and while a table is
+/// being loaded or built under the slot's lock. A search far from the endgame asks this way, so that the first
+/// turn of a freshly started engine does not wait for the cached table to load (0.4 s for six pieces).
+pub fn shared_now(variant: Variant) -> Option<Arc<Tablebase>> {
+    peek(shared_slot(variant))
+}
+
+/// What `slot` holds now, or None while someone holds its lock.
+fn peek(slot: &Mutex<Option<Arc<Tablebase>>>) -> Option<Arc<Tablebase>> {
+    match slot.try_lock() {
+        Ok(slot) => slot.clone(),
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner().clone(),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
+}
+
 /// The most pieces of the table [`shared`] holds now for `variant` (None before its first use, and while that
 /// first use builds the quick table): what a settings screen shows while the background build runs. It never
 /// waits for a build, so a frame can ask.
@@ -1454,6 +1470,25 @@ mod tests {
         assert_eq!(SLOT.lock().unwrap().as_ref().unwrap().max_pieces(), 3);
         offer(&SLOT, Tablebase::build(Variant::Dimy, 4, quiet));
         assert_eq!(SLOT.lock().unwrap().as_ref().unwrap().max_pieces(), 4);
+    }
+
+    #[test]
+    fn a_peek_never_waits_for_a_table_being_loaded() {
+        static SLOT: Mutex<Option<Arc<Tablebase>>> = Mutex::new(None);
+        assert!(peek(&SLOT).is_none(), "nothing shared yet");
+        let (locked, release) = (std::sync::mpsc::channel(), std::sync::mpsc::channel::<()>());
+        let loader = std::thread::spawn(move || {
+            // A load in progress: the lock is held until the table is in.
+            let mut slot = SLOT.lock().unwrap();
+            locked.0.send(()).unwrap();
+            release.1.recv().unwrap();
+            *slot = Some(Arc::new(Tablebase::build(Variant::Dimy, 2, quiet)));
+        });
+        locked.1.recv().unwrap();
+        assert!(peek(&SLOT).is_none(), "a table being loaded is not waited for");
+        release.0.send(()).unwrap();
+        loader.join().unwrap();
+        assert_eq!(peek(&SLOT).map(|tb| tb.max_pieces()), Some(2));
     }
 
     fn quiet(_: &str) {}
