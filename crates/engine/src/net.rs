@@ -18,6 +18,9 @@ use std::sync::Arc;
 const POINTS: usize = 45;
 /// Inputs: the side to move's pieces, then the opponent's.
 pub const INPUTS: usize = 2 * POINTS;
+/// Inputs of a wide network: [`INPUTS`], then the side to move's exposed pieces (those the opponent could take
+/// with some capturing step if it were its turn, [`Position::exposed_pieces`]).
+pub const WIDE_INPUTS: usize = 3 * POINTS;
 /// Hidden units.
 pub const HIDDEN: usize = 32;
 
@@ -38,13 +41,23 @@ pub struct Net {
 }
 
 impl Default for Net {
-    /// A network that adds nothing (every weight 0).
+    /// A network of [`INPUTS`] inputs that adds nothing (every weight 0).
     fn default() -> Net {
-        Net { w1: vec![[0.0; HIDDEN]; INPUTS], b1: [0.0; HIDDEN], w2: [0.0; HIDDEN], b2: 0.0 }
+        Net::zero(INPUTS)
     }
 }
 
 impl Net {
+    /// A network of `inputs` inputs ([`INPUTS`] or [`WIDE_INPUTS`]) that adds nothing.
+    pub fn zero(inputs: usize) -> Net {
+        Net { w1: vec![[0.0; HIDDEN]; inputs], b1: [0.0; HIDDEN], w2: [0.0; HIDDEN], b2: 0.0 }
+    }
+
+    /// How many inputs the network has: [`INPUTS`], or [`WIDE_INPUTS`] for one that sees exposed pieces.
+    pub fn inputs(&self) -> usize {
+        self.w1.len()
+    }
+
     /// The committed network ([`NET`]), read once and shared by every searcher that uses it.
     pub fn builtin() -> &'static Arc<Net> {
         static BUILTIN: std::sync::LazyLock<Arc<Net>> = std::sync::LazyLock::new(|| {
@@ -59,7 +72,25 @@ impl Net {
         if pos.variant() != Variant::Tsivy {
             return 0;
         }
-        self.sum(inputs(pos)).0.round() as i32
+        if self.inputs() == WIDE_INPUTS {
+            self.evaluate_exposed(pos, pos.exposed_pieces())
+        } else {
+            self.sum(inputs(pos)).0.round() as i32
+        }
+    }
+
+    /// [`Net::evaluate`] given `pos`'s exposed pieces ([`Position::exposed_pieces`]), for a caller that has them
+    /// already; a network without those inputs ignores them.
+    #[inline]
+    pub fn evaluate_exposed(&self, pos: &Position, exposed: u64) -> i32 {
+        if pos.variant() != Variant::Tsivy {
+            return 0;
+        }
+        if self.inputs() == WIDE_INPUTS {
+            self.sum(inputs(pos).chain(bits(exposed, INPUTS))).0.round() as i32
+        } else {
+            self.sum(inputs(pos)).0.round() as i32
+        }
     }
 
     /// The output for the active `inputs`, and the hidden units' sums before clipping.
@@ -78,17 +109,23 @@ impl Net {
         (out, acc)
     }
 
-    /// Reads a network: `#` comment lines, then one line `net 90 H` (H = [`HIDDEN`]), then 90 lines of H input
-    /// weights, one line of H hidden biases, one line of H output weights and one line with the output bias,
+    /// Reads a network: `#` comment lines, then one line `net N H` (N = [`INPUTS`] or [`WIDE_INPUTS`], H =
+    /// [`HIDDEN`]), then N lines of H input weights, one line of H hidden biases, one line of H output weights and one line with the output bias,
     /// numbers separated by spaces. A file of another shape, a number that does not parse or is not finite, or a
     /// missing line is rejected with the line (1-based).
     pub fn parse(text: &str) -> Result<Net, String> {
         let mut lines =
             text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
         let (n, head) = lines.next().ok_or_else(|| format!("network: no header line (net {INPUTS} {HIDDEN})"))?;
-        if head.split_whitespace().collect::<Vec<_>>() != ["net", &INPUTS.to_string(), &HIDDEN.to_string()] {
-            return Err(format!("network line {}: expected \"net {INPUTS} {HIDDEN}\", found {head:?}", n + 1));
-        }
+        let shape = [INPUTS, WIDE_INPUTS]
+            .into_iter()
+            .find(|&i| head.split_whitespace().collect::<Vec<_>>() == ["net", &i.to_string(), &HIDDEN.to_string()]);
+        let Some(inputs) = shape else {
+            return Err(format!(
+                "network line {}: expected \"net {INPUTS} {HIDDEN}\" or \"net {WIDE_INPUTS} {HIDDEN}\", found {head:?}",
+                n + 1
+            ));
+        };
         let mut row = |want: usize, what: &str| -> Result<Vec<f32>, String> {
             let (n, line) = lines.next().ok_or_else(|| format!("network: the file ends before {what}"))?;
             let values: Vec<f32> = line
@@ -101,8 +138,8 @@ impl Net {
             }
             Ok(values)
         };
-        let mut net = Net::default();
-        for i in 0..INPUTS {
+        let mut net = Net::zero(inputs);
+        for i in 0..inputs {
             net.w1[i].copy_from_slice(&row(HIDDEN, &format!("the weights of input {}", i + 1))?);
         }
         net.b1.copy_from_slice(&row(HIDDEN, "the hidden biases")?);
@@ -117,7 +154,7 @@ impl Net {
     /// The network as text, in the format [`Net::parse`] reads, after `header` (each line made a comment).
     pub fn to_text(&self, header: &str) -> String {
         let mut s = crate::comment_lines(header);
-        s.push_str(&format!("net {INPUTS} {HIDDEN}\n"));
+        s.push_str(&format!("net {} {HIDDEN}\n", self.inputs()));
         let line = |s: &mut String, v: &[f32]| {
             let words: Vec<String> = v.iter().map(|x| format!("{x:.5}")).collect();
             s.push_str(&words.join(" "));
@@ -137,16 +174,23 @@ impl Net {
 /// input, rank × 9 + file, as the board's bits are laid out), then the opponent's, [`POINTS`] further.
 fn inputs(pos: &Position) -> impl Iterator<Item = usize> {
     let side = pos.side_to_move();
-    let bits = |mut b: u64, offset: usize| {
-        std::iter::from_fn(move || {
-            (b != 0).then(|| {
-                let i = b.trailing_zeros() as usize + offset;
-                b &= b - 1;
-                i
-            })
-        })
-    };
     bits(pos.pieces(side), 0).chain(bits(pos.pieces(side.opponent()), POINTS))
+}
+
+/// The active inputs of a wide network: [`inputs`], then the side to move's exposed pieces, [`INPUTS`] further.
+fn wide_inputs(pos: &Position) -> impl Iterator<Item = usize> {
+    inputs(pos).chain(bits(pos.exposed_pieces(), INPUTS))
+}
+
+/// The set points of `b`, each plus `offset`, in increasing order.
+fn bits(mut b: u64, offset: usize) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let i = b.trailing_zeros() as usize + offset;
+            b &= b - 1;
+            i
+        })
+    })
 }
 
 /// One training example: the active inputs of a position, the hand-made score of its quiet leaf and the target.
@@ -171,11 +215,26 @@ impl Example {
     /// search score `score` blended with the game's `result` (1 win, 0.5 draw, 0 loss for the side to move):
     /// `result_weight` 0 learns the score alone, 1 the result alone.
     pub fn with_mirrors(pos: &Position, base: i32, score: i32, result: f64, result_weight: f32) -> Vec<Example> {
+        Example::with_mirrors_for(INPUTS, pos, base, score, result, result_weight)
+    }
+
+    /// [`Example::with_mirrors`] for a network of `inputs` inputs ([`INPUTS`] or [`WIDE_INPUTS`]).
+    pub fn with_mirrors_for(
+        inputs: usize,
+        pos: &Position,
+        base: i32,
+        score: i32,
+        result: f64,
+        result_weight: f32,
+    ) -> Vec<Example> {
         let target = (1.0 - result_weight) * sigmoid(score as f32) + result_weight * result as f32;
+        let active: Vec<usize> =
+            if inputs == WIDE_INPUTS { wide_inputs(pos).collect() } else { self::inputs(pos).collect() };
         (0..4)
             .map(|m| Example {
-                inputs: inputs(pos)
-                    .map(|i| (mirrors((i % POINTS) as u32)[m] as usize + i / POINTS * POINTS) as u16)
+                inputs: active
+                    .iter()
+                    .map(|&i| (mirrors((i % POINTS) as u32)[m] as usize + i / POINTS * POINTS) as u16)
                     .collect(),
                 base: base as f32,
                 target,
@@ -218,13 +277,16 @@ pub struct TrainConfig {
     pub batch: usize,
     /// Seed of the initial weights and the order of the examples.
     pub seed: u64,
+    /// Inputs of the network ([`INPUTS`], or [`WIDE_INPUTS`] for examples made for one).
+    pub inputs: usize,
 }
 
 /// Trains a network on `examples` with Adam, starting from small random input weights and zero output weights
 /// (a network that adds nothing); `progress` sees each epoch's number and training loss.
 pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(usize, f64)) -> Net {
     let mut rng = SmallRng::seed_from_u64(cfg.seed);
-    let mut net = Net::default();
+    let inputs = cfg.inputs;
+    let mut net = Net::zero(inputs);
     for row in net.w1.iter_mut() {
         for w in row.iter_mut() {
             *w = rng.random_range(-0.1..0.1);
@@ -234,11 +296,11 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
         *b = 0.5;
     }
     // Parameters laid out flat for Adam: w1, b1, w2, b2.
-    let n = INPUTS * HIDDEN + 2 * HIDDEN + 1;
+    let n = inputs * HIDDEN + 2 * HIDDEN + 1;
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let mut grad = vec![0f32; n];
     let mut order: Vec<usize> = (0..examples.len()).collect();
-    let (b1_at, w2_at, b2_at) = (INPUTS * HIDDEN, INPUTS * HIDDEN + HIDDEN, INPUTS * HIDDEN + 2 * HIDDEN);
+    let (b1_at, w2_at, b2_at) = (inputs * HIDDEN, inputs * HIDDEN + HIDDEN, inputs * HIDDEN + 2 * HIDDEN);
     let mut t = 0i32;
     for epoch in 0..cfg.epochs {
         for k in (1..order.len()).rev() {
@@ -328,6 +390,31 @@ mod tests {
     }
 
     #[test]
+    fn a_wide_network_reads_back_and_sees_the_exposed_pieces() {
+        let wide = Net::zero(WIDE_INPUTS);
+        assert_eq!(Net::parse(&wide.to_text("wide")).unwrap(), wide);
+        assert!(Net::parse("net 91 32\n").unwrap_err().contains("expected"));
+        // White's c3 can be taken by e3-d3A if it were Black's turn; with a piece between, it cannot.
+        let exposed: Position = "9/9/2W1B4/9/9 w".parse().unwrap();
+        let covered: Position = "9/9/2WBB4/9/9 w".parse().unwrap();
+        let c3 = exposed.pieces(crate::rules::Side::White);
+        assert_eq!(exposed.exposed_pieces(), c3);
+        assert_eq!(covered.exposed_pieces(), 0);
+        // One hidden unit that fires for an exposed piece on c3 and adds 0.8 piece.
+        let mut net = Net::zero(WIDE_INPUTS);
+        net.w1[INPUTS + c3.trailing_zeros() as usize][0] = 1.0;
+        net.w2[0] = 80.0;
+        assert_eq!(net.evaluate(&exposed), 80);
+        assert_eq!(net.evaluate(&covered), 0);
+        // Its examples carry the exposure, mirrored with the board.
+        let examples = Example::with_mirrors_for(WIDE_INPUTS, &exposed, 0, 0, 0.5, 0.0);
+        let g3 = 8 - c3.trailing_zeros() as u16 % 9 + c3.trailing_zeros() as u16 / 9 * 9;
+        assert!(examples[0].inputs.contains(&(INPUTS as u16 + c3.trailing_zeros() as u16)));
+        assert!(examples[1].inputs.contains(&(INPUTS as u16 + g3)));
+        assert!(Example::with_mirrors(&exposed, 0, 0, 0.5, 0.0)[0].inputs.iter().all(|&i| usize::from(i) < INPUTS));
+    }
+
+    #[test]
     fn the_evaluation_sees_mirror_images_and_colours_alike_after_training_on_them() {
         // A network trained to add 50 for a side-to-move piece on a corner must add it on every corner.
         let rules = Rules::default();
@@ -338,7 +425,8 @@ mod tests {
             examples.extend(Example::with_mirrors(&corner, 0, 50, 0.5, 0.0));
             examples.extend(Example::with_mirrors(&centre, 0, -50, 0.5, 0.0));
         }
-        let net = train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1 }, |_, _| {});
+        let net =
+            train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1, inputs: INPUTS }, |_, _| {});
         for fen in ["W8/9/9/9/4B4 w", "8W/9/9/9/4B4 w", "4B4/9/9/9/W8 w", "4B4/9/9/9/8W w", "B8/9/9/9/4W4 b"] {
             let p = Position::from_fen_with_rules(fen, &rules).unwrap();
             let v = net.evaluate(&p);
@@ -362,7 +450,8 @@ mod tests {
         assert!((at(0.5) - 0.75).abs() < 1e-6);
         // Trained on the result alone, the network adds to the score of a position whose games are won.
         let examples: Vec<Example> = (0..50).flat_map(|_| Example::with_mirrors(&p, 0, 0, 1.0, 0.5)).collect();
-        let net = train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1 }, |_, _| {});
+        let net =
+            train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1, inputs: INPUTS }, |_, _| {});
         // The logistic of 0.75 is 200 · ln 3 ≈ 220 hundredths.
         let v = net.evaluate(&p);
         assert!((180..=260).contains(&v), "{v}");

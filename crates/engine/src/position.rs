@@ -574,7 +574,28 @@ impl Position {
     /// How many of the side to move's pieces the opponent could take with some capturing step if it were the
     /// opponent's turn (each piece counted once, whichever step takes it).
     pub fn exposed(&self) -> u32 {
-        self.opponent_captures().fold(0u64, |acc, taken| acc | taken).count_ones()
+        self.exposed_pieces().count_ones()
+    }
+
+    /// The side to move's pieces the opponent could take with some capturing step if it were the opponent's turn
+    /// (a bitboard).
+    pub fn exposed_pieces(&self) -> u64 {
+        self.threat_and_exposed().1
+    }
+
+    /// [`Position::threat`] and [`Position::exposed_pieces`] in one walk of the opponent's captures.
+    pub fn threat_and_exposed(&self) -> (u32, u64) {
+        if self.vela_winner == NO_VELA {
+            let (own, opp) = self.own_opp();
+            let (mut most, mut union) = (0, 0u64);
+            for_each_first_capture(self.geometry(), opp, own, |_, _, _, run| {
+                most = most.max(run.count_ones());
+                union |= run;
+                false
+            });
+            return (most, union);
+        }
+        self.opponent_captures().fold((0, 0u64), |(most, union), taken| (most.max(taken.count_ones()), union | taken))
     }
 
     /// What each capturing step of the opponent would take if it were its turn (empty if it could not capture).
@@ -1623,6 +1644,27 @@ mod tests {
             let p = Position::from_fen(fen).unwrap();
             let (most, exposed, _) = p.opponent_capture_summary();
             assert_eq!((most, exposed), (p.threat(), p.exposed()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_one_walk_threat_and_exposure_match_the_opponents_steps() {
+        // Along a few pseudo-random games: the bitboard walk agrees with the opponent's generated steps.
+        let mut seed = 7u64;
+        for _ in 0..20 {
+            let mut p = Position::start(&Rules::default());
+            for _ in 0..60 {
+                let steps: Vec<u64> = p.opponent_captures().collect();
+                let union = steps.iter().fold(0, |a, &t| a | t);
+                let most = steps.iter().map(|t| t.count_ones()).max().unwrap_or(0);
+                assert_eq!(p.threat_and_exposed(), (most, union), "{}", p.to_fen());
+                let turns = p.legal_turns();
+                if turns.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                p.play_turn(&turns[(seed >> 33) as usize % turns.len()]).unwrap();
+            }
         }
     }
 

@@ -899,18 +899,33 @@ impl Searcher {
     /// static evaluation, less what the opponent threatens to take, plus the network's correction with `net`.
     pub fn quiet_eval(&self, pos: &Position) -> i32 {
         let mut score = self.static_eval(pos);
+        // A wide network's exposed pieces come from the same walk of the opponent's captures as the threat.
+        let wide = self.net.as_ref().is_some_and(|n| n.inputs() == crate::net::WIDE_INPUTS);
+        let mut exposed = None;
         if self.threat2_weight != 0 && !self.threat_relay {
             let (first, second) = pos.double_threat();
             score -= self.threat_weight * first as i32 + self.threat2_weight * second as i32;
         } else if self.threat_weight != 0 {
-            let threat = if self.threat_relay { pos.threat_relay() } else { pos.threat() };
+            let threat = if self.threat_relay {
+                pos.threat_relay()
+            } else if wide {
+                let (most, union) = pos.threat_and_exposed();
+                exposed = Some(union);
+                most
+            } else {
+                pos.threat()
+            };
             score -= self.threat_weight * threat as i32;
         }
         if self.exposed_weight != 0 {
-            score -= self.exposed_weight * pos.exposed() as i32;
+            let union = *exposed.get_or_insert_with(|| pos.exposed_pieces());
+            score -= self.exposed_weight * union.count_ones() as i32;
         }
         if let Some(net) = &self.net {
-            score += net.evaluate(pos);
+            score += match exposed {
+                Some(union) => net.evaluate_exposed(pos, union),
+                None => net.evaluate(pos),
+            };
         }
         score
     }

@@ -389,7 +389,11 @@ fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() 
     let quiet: Position = "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW w".parse().unwrap();
     // A network trained to add a piece to this position (and its mirror images).
     let examples: Vec<Example> = (0..20).flat_map(|_| Example::with_mirrors(&quiet, 0, 100, 0.5, 0.0)).collect();
-    let net = train(&examples, TrainConfig { epochs: 100, rate: 0.01, batch: 8, seed: 3 }, |_, _| {});
+    let net = train(
+        &examples,
+        TrainConfig { epochs: 100, rate: 0.01, batch: 8, seed: 3, inputs: fanorona_engine::net::INPUTS },
+        |_, _| {},
+    );
     let correction = net.evaluate(&quiet);
     assert!((80..=120).contains(&correction), "{correction}");
     let dir = std::env::temp_dir().join(format!("fanorona-net-{}", std::process::id()));

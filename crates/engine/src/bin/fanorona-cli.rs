@@ -364,6 +364,9 @@ enum TuneAction {
         /// How much of each target is the game's result rather than the search score (0 to 1).
         #[arg(long, default_value_t = 0.0)]
         result_weight: f32,
+        /// A wide network: it also sees which of the side to move's pieces the opponent could take next.
+        #[arg(long)]
+        exposed: bool,
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -976,8 +979,9 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             out!("{total} positions scored again in {:.0} s, written to {}", t0.elapsed().as_secs_f64(), out.display());
         }
-        TuneAction::Net { data, engine, epochs, rate, min_pieces, result_weight, seed, out } => {
+        TuneAction::Net { data, engine, epochs, rate, min_pieces, result_weight, exposed, seed, out } => {
             use fanorona_engine::net::{self, Example, TrainConfig};
+            let inputs = if exposed { net::WIDE_INPUTS } else { net::INPUTS };
             if !(0.0..=1.0).contains(&result_weight) {
                 return Err(format!("--result-weight {result_weight}: give a weight from 0 to 1"));
             }
@@ -1000,12 +1004,12 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 part.iter()
                     .flat_map(|s| {
                         let base = searcher.quiet_eval(&s.pos);
-                        Example::with_mirrors(&s.pos, base, s.score.unwrap_or(0), s.result, result_weight)
+                        Example::with_mirrors_for(inputs, &s.pos, base, s.score.unwrap_or(0), s.result, result_weight)
                     })
                     .collect()
             };
             let (train, check) = (examples(&samples[..split]), examples(&samples[split..]));
-            let zero = net::Net::default();
+            let zero = net::Net::zero(inputs);
             let (zt, zc) = (net::loss(&zero, &train), net::loss(&zero, &check));
             out!(
                 "{} positions ({} examples with mirror images), {} to check; loss without the network: {zt:.6} / {zc:.6}",
@@ -1014,12 +1018,13 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 check.len()
             );
             let t0 = Instant::now();
-            let cfg = TrainConfig { epochs, rate, batch: 256, seed };
+            let cfg = TrainConfig { epochs, rate, batch: 256, seed, inputs };
             let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
             let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
             let files: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
             let blend = if result_weight > 0.0 { format!(" --result-weight {result_weight}") } else { String::new() };
+            let blend = if exposed { format!("{blend} --exposed") } else { blend };
             let header = format!(
                 "The network of option `net` (crates/engine/src/net.rs), trained by\n`fanorona-cli tune net --data {} \
                  --epochs {epochs} --rate {rate} --min-pieces {min_pieces}{blend} --seed {seed}`\non {} positions of at \
