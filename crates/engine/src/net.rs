@@ -1,6 +1,7 @@
 //! A small neural network that corrects the hand-made evaluation of quiet 9 × 5 positions, and its trainer.
 //!
-//! The network sees the board from the side to move: 90 inputs (its pieces on the 45 points, then the opponent's),
+//! The network sees the board from the side to move: 90 inputs (its pieces on the 45 points, then the opponent's;
+//! a wide network, the committed one, has 45 more: its pieces the opponent could take next),
 //! one hidden layer of [`HIDDEN`] units clipped to `0..=1`, and one output in hundredths of a piece that is added
 //! to the search's own score of a quiet leaf ([`crate::search::Searcher::quiet_eval`]). It is trained on positions
 //! from self-play labelled with the self-play search's score (`fanorona-cli tune gen`) blended with the game's

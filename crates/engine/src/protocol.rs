@@ -97,7 +97,10 @@ fn continuation(game: &Game, to: &Position) -> Option<Vec<Turn>> {
 /// results making up 30% of its targets, +20.0 [+3.9, +36.2] and +19.3 [+3.8, +35.0] Elo against the first from
 /// two books at 60,000 nodes a turn (SPRT H1 both), and on twice the positions (half from games of that network),
 /// +12.4 [+2.8, +22.1] (SPRT H1) and +4.8 [−4.6, +14.1] from two books, and on the positions of the games of
-/// the last two networks, +17.2 [+4.6, +29.8] (SPRT H1) and +6.9 [−2.1, +16.0] from two books.
+/// the last two networks, +17.2 [+4.6, +29.8] (SPRT H1) and +6.9 [−2.1, +16.0] from two books; now a wide
+/// network (it also sees the side to move's exposed pieces) on the positions of the last two networks' games,
+/// +5.6 [−1.6, +12.9] at 60,000 nodes a turn and +3.9 [−2.2, +10.0] and +6.7 [−1.5, +14.9] from two books at
+/// 300,000 (about +5 over the 2,380 games).
 pub const FULL_STRENGTH: &str =
     "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net";
 
