@@ -73,11 +73,8 @@ impl Net {
         if pos.variant() != Variant::Tsivy {
             return 0;
         }
-        if self.inputs() == WIDE_INPUTS {
-            self.evaluate_exposed(pos, pos.exposed_pieces())
-        } else {
-            self.sum(inputs(pos)).0.round() as i32
-        }
+        let exposed = if self.inputs() == WIDE_INPUTS { pos.exposed_pieces() } else { 0 };
+        self.evaluate_exposed(pos, exposed)
     }
 
     /// [`Net::evaluate`] given `pos`'s exposed pieces ([`Position::exposed_pieces`]), for a caller that has them
@@ -87,11 +84,8 @@ impl Net {
         if pos.variant() != Variant::Tsivy {
             return 0;
         }
-        if self.inputs() == WIDE_INPUTS {
-            self.sum(inputs(pos).chain(bits(exposed, INPUTS))).0.round() as i32
-        } else {
-            self.sum(inputs(pos)).0.round() as i32
-        }
+        let exposed = if self.inputs() == WIDE_INPUTS { exposed } else { 0 };
+        self.sum(inputs(pos).chain(bits(exposed, INPUTS))).0.round() as i32
     }
 
     /// The output for the active `inputs`, and the hidden units' sums before clipping.

@@ -239,15 +239,17 @@ impl Session {
                     self.game = Game::new(rules);
                 } else if let Some(fen) = rest.strip_prefix("fen ") {
                     match Position::from_fen_with_rules(fen.trim(), &rules) {
-                        Ok(p) => match continuation(&self.game, &p) {
+                        Ok(p) => {
                             // A client that sends the position before every search instead of the turns keeps the
-                            // game's history this way: repetitions and the no-capture count still count, in the
-                            // search and in the rules.
-                            Some(turns) if turns.iter().all(|t| self.game.play_turn(t).is_ok()) => {}
-                            // A turn the game refused (it cannot: they are the position's legal turns) would leave
-                            // it half played; a new game from the position is always right.
-                            _ => self.game = Game::from_position(p, Rules { variant: p.variant(), ..rules }),
-                        },
+                            // game's history this way: repetitions and the no-capture count still count. A turn
+                            // the game refused (it cannot: they are legal turns) would leave it half played, and a
+                            // new game from the position is always right.
+                            let continued = continuation(&self.game, &p)
+                                .is_some_and(|turns| turns.iter().all(|t| self.game.play_turn(t).is_ok()));
+                            if !continued {
+                                self.game = Game::from_position(p, Rules { variant: p.variant(), ..rules });
+                            }
+                        }
                         Err(e) => say(&self.out, &format!("error {e}")),
                     }
                 } else {

@@ -1382,11 +1382,7 @@ fn peek(slot: &Mutex<Option<Arc<Tablebase>>>) -> Option<Arc<Tablebase>> {
 /// first use builds the quick table): what a settings screen shows while the background build runs. It never
 /// waits for a build, so a frame can ask.
 pub fn shared_pieces(variant: Variant) -> Option<u32> {
-    match shared_slot(variant).try_lock() {
-        Ok(slot) => slot.as_ref().map(|tb| tb.max_pieces()),
-        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner().as_ref().map(|tb| tb.max_pieces()),
-        Err(std::sync::TryLockError::WouldBlock) => None,
-    }
+    shared_now(variant).map(|tb| tb.max_pieces())
 }
 
 /// Where tablebase files are cached: `$FANORONA_TB_DIR`, else `$XDG_CACHE_HOME/fanorona`, else
