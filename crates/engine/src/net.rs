@@ -266,8 +266,10 @@ fn forward(net: &Net, e: &Example) -> (f32, [f32; HIDDEN]) {
 pub struct TrainConfig {
     /// Passes over the examples.
     pub epochs: usize,
-    /// Adam's step size.
+    /// Adam's step size at the start.
     pub rate: f32,
+    /// The step size at the end: it falls from `rate` along half a cosine (equal to `rate`: a constant step).
+    pub final_rate: f32,
     /// Examples a step.
     pub batch: usize,
     /// Seed of the initial weights and the order of the examples.
@@ -297,6 +299,7 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let (b1_at, w2_at, b2_at) = (inputs * HIDDEN, inputs * HIDDEN + HIDDEN, inputs * HIDDEN + 2 * HIDDEN);
     let mut t = 0i32;
+    let steps = (cfg.epochs * order.len().div_ceil(cfg.batch.max(1))).max(1) as f32;
     for epoch in 0..cfg.epochs {
         for k in (1..order.len()).rev() {
             order.swap(k, rng.random_range(0..=k));
@@ -324,6 +327,9 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
                 }
             }
             t += 1;
+            // Large steps early find the shape of the fit; small ones late settle it instead of wandering around it.
+            let rate = cfg.final_rate
+                + (cfg.rate - cfg.final_rate) * 0.5 * (1.0 + (std::f32::consts::PI * (t - 1) as f32 / steps).cos());
             let scale = 1.0 / chunk.len() as f32;
             let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
             let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
@@ -334,7 +340,7 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
                 }
                 m[j] = beta1 * m[j] + (1.0 - beta1) * g;
                 v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
-                let step = cfg.rate * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+                let step = rate * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
                 // The output weights are in hundredths of a piece: they move on a scale a hundred times larger.
                 let step = if j >= w2_at { step * 100.0 } else { step };
                 match j {
@@ -420,8 +426,11 @@ mod tests {
             examples.extend(Example::with_mirrors(&corner, 0, 50, 0.5, 0.0));
             examples.extend(Example::with_mirrors(&centre, 0, -50, 0.5, 0.0));
         }
-        let net =
-            train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1, inputs: INPUTS }, |_, _| {});
+        let net = train(
+            &examples,
+            TrainConfig { epochs: 200, rate: 0.01, final_rate: 0.01, batch: 16, seed: 1, inputs: INPUTS },
+            |_, _| {},
+        );
         for fen in ["W8/9/9/9/4B4 w", "8W/9/9/9/4B4 w", "4B4/9/9/9/W8 w", "4B4/9/9/9/8W w", "B8/9/9/9/4W4 b"] {
             let p = Position::from_fen_with_rules(fen, &rules).unwrap();
             let v = net.evaluate(&p);
@@ -436,6 +445,34 @@ mod tests {
     }
 
     #[test]
+    fn the_step_size_falls_from_rate_to_final_rate() {
+        let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
+        // Half the samples say +200, half 0: batches disagree, and only a falling step settles on their mean.
+        let examples: Vec<Example> =
+            (0..50).flat_map(|k| Example::with_mirrors(&p, 0, if k % 2 == 0 { 200 } else { 0 }, 0.5, 0.0)).collect();
+        let cfg = |rate: f32, final_rate: f32| TrainConfig {
+            epochs: 100,
+            rate,
+            final_rate,
+            batch: 16,
+            seed: 1,
+            inputs: INPUTS,
+        };
+        // No step at all: the output weights stay 0 and the network adds nothing.
+        assert_eq!(train(&examples, cfg(0.0, 0.0), |_, _| {}).evaluate(&p), 0);
+        // A step that falls to a twentieth fits the mean (about +100), closer than a constant step does.
+        let decayed = train(&examples, cfg(0.01, 0.0005), |_, _| {});
+        let constant = train(&examples, cfg(0.01, 0.01), |_, _| {});
+        assert!((80..=120).contains(&decayed.evaluate(&p)), "{}", decayed.evaluate(&p));
+        assert!(
+            loss(&decayed, &examples) < loss(&constant, &examples),
+            "{} {}",
+            loss(&decayed, &examples),
+            loss(&constant, &examples)
+        );
+    }
+
+    #[test]
     fn a_blended_target_moves_between_the_score_and_the_result() {
         let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
         // A search score of 0 in a game the side to move won: the score alone, the result alone, half of each.
@@ -445,8 +482,11 @@ mod tests {
         assert!((at(0.5) - 0.75).abs() < 1e-6);
         // Trained on the result alone, the network adds to the score of a position whose games are won.
         let examples: Vec<Example> = (0..50).flat_map(|_| Example::with_mirrors(&p, 0, 0, 1.0, 0.5)).collect();
-        let net =
-            train(&examples, TrainConfig { epochs: 200, rate: 0.01, batch: 16, seed: 1, inputs: INPUTS }, |_, _| {});
+        let net = train(
+            &examples,
+            TrainConfig { epochs: 200, rate: 0.01, final_rate: 0.01, batch: 16, seed: 1, inputs: INPUTS },
+            |_, _| {},
+        );
         // The logistic of 0.75 is 200 · ln 3 ≈ 220 hundredths.
         let v = net.evaluate(&p);
         assert!((180..=260).contains(&v), "{v}");

@@ -391,7 +391,14 @@ fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() 
     let examples: Vec<Example> = (0..20).flat_map(|_| Example::with_mirrors(&quiet, 0, 100, 0.5, 0.0)).collect();
     let net = train(
         &examples,
-        TrainConfig { epochs: 100, rate: 0.01, batch: 8, seed: 3, inputs: fanorona_engine::net::INPUTS },
+        TrainConfig {
+            epochs: 100,
+            rate: 0.01,
+            final_rate: 0.01,
+            batch: 8,
+            seed: 3,
+            inputs: fanorona_engine::net::INPUTS,
+        },
         |_, _| {},
     );
     let correction = net.evaluate(&quiet);

@@ -358,6 +358,10 @@ enum TuneAction {
         /// Adam's step size.
         #[arg(long, default_value_t = 0.001)]
         rate: f32,
+        /// The step size at the end: from `--rate` it falls along half a cosine to this (the same as `--rate` when
+        /// not given: a constant step).
+        #[arg(long)]
+        final_rate: Option<f32>,
         /// Only positions with at least this many pieces (both sides).
         #[arg(long, default_value_t = 7)]
         min_pieces: u32,
@@ -979,7 +983,7 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             out!("{total} positions scored again in {:.0} s, written to {}", t0.elapsed().as_secs_f64(), out.display());
         }
-        TuneAction::Net { data, engine, epochs, rate, min_pieces, result_weight, exposed, seed, out } => {
+        TuneAction::Net { data, engine, epochs, rate, final_rate, min_pieces, result_weight, exposed, seed, out } => {
             use fanorona_engine::net::{self, Example, TrainConfig};
             let inputs = if exposed { net::WIDE_INPUTS } else { net::INPUTS };
             if !(0.0..=1.0).contains(&result_weight) {
@@ -1018,13 +1022,20 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 check.len()
             );
             let t0 = Instant::now();
-            let cfg = TrainConfig { epochs, rate, batch: 256, seed, inputs };
+            if let Some(f) = final_rate.filter(|f| !(f.is_finite() && *f >= 0.0 && *f <= rate)) {
+                return Err(format!("--final-rate {f}: give a step size from 0 to --rate ({rate})"));
+            }
+            let cfg = TrainConfig { epochs, rate, final_rate: final_rate.unwrap_or(rate), batch: 256, seed, inputs };
             let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
             let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
             let files: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
             let blend = if result_weight > 0.0 { format!(" --result-weight {result_weight}") } else { String::new() };
             let blend = if exposed { format!("{blend} --exposed") } else { blend };
+            let blend = match final_rate {
+                Some(f) => format!(" --final-rate {f}{blend}"),
+                None => blend,
+            };
             let header = format!(
                 "The network of option `net` (crates/engine/src/net.rs), trained by\n`fanorona-cli tune net --data {} \
                  --epochs {epochs} --rate {rate} --min-pieces {min_pieces}{blend} --seed {seed}`\non {} positions of at \
