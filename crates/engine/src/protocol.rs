@@ -100,7 +100,8 @@ fn continuation(game: &Game, to: &Position) -> Option<Vec<Turn>> {
 /// the last two networks, +17.2 [+4.6, +29.8] (SPRT H1) and +6.9 [−2.1, +16.0] from two books; now a wide
 /// network (it also sees the side to move's exposed pieces) on the positions of the last two networks' games,
 /// +5.6 [−1.6, +12.9] at 60,000 nodes a turn and +3.9 [−2.2, +10.0] and +6.7 [−1.5, +14.9] from two books at
-/// 300,000 (about +5 over the 2,380 games).
+/// 300,000 (about +5 over the 2,380 games), retrained with a step size that falls to the end, +9.6 [+2.0, +17.2]
+/// and +16.1 [+4.2, +28.0] from two books at 60,000 nodes a turn (SPRT H1 both).
 pub const FULL_STRENGTH: &str =
     "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net";
 
