@@ -989,6 +989,9 @@ fn tune(action: TuneAction) -> Result<(), String> {
             if !(0.0..=1.0).contains(&result_weight) {
                 return Err(format!("--result-weight {result_weight}: give a weight from 0 to 1"));
             }
+            if let Some(f) = final_rate.filter(|f| !(f.is_finite() && *f >= 0.0 && *f <= rate)) {
+                return Err(format!("--final-rate {f}: give a step size from 0 to --rate ({rate})"));
+            }
             let mut searcher = fanorona_engine::search::Searcher::new(1);
             // The network learns a correction of the evaluation without one, whatever network `engine` names.
             searcher.configure(&engine)?;
@@ -1022,9 +1025,6 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 check.len()
             );
             let t0 = Instant::now();
-            if let Some(f) = final_rate.filter(|f| !(f.is_finite() && *f >= 0.0 && *f <= rate)) {
-                return Err(format!("--final-rate {f}: give a step size from 0 to --rate ({rate})"));
-            }
             let cfg = TrainConfig { epochs, rate, final_rate: final_rate.unwrap_or(rate), batch: 256, seed, inputs };
             let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
             let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
