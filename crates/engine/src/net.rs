@@ -54,6 +54,17 @@ impl Net {
         Net { w1: vec![[0.0; HIDDEN]; inputs], b1: [0.0; HIDDEN], w2: [0.0; HIDDEN], b2: 0.0 }
     }
 
+    /// Moves every weight the fraction `k` of the way to `other`'s (a network of as many inputs).
+    fn move_towards(&mut self, other: &Net, k: f32) {
+        let lerp = |a: &mut f32, b: f32| *a += k * (b - *a);
+        for (row, theirs) in self.w1.iter_mut().zip(&other.w1) {
+            row.iter_mut().zip(theirs).for_each(|(a, &b)| lerp(a, b));
+        }
+        self.b1.iter_mut().zip(&other.b1).for_each(|(a, &b)| lerp(a, b));
+        self.w2.iter_mut().zip(&other.w2).for_each(|(a, &b)| lerp(a, b));
+        lerp(&mut self.b2, other.b2);
+    }
+
     /// How many inputs the network has: [`INPUTS`], or [`WIDE_INPUTS`] for one that sees exposed pieces.
     pub fn inputs(&self) -> usize {
         self.w1.len()
@@ -276,6 +287,9 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Inputs of the network ([`INPUTS`], or [`WIDE_INPUTS`] for examples made for one).
     pub inputs: usize,
+    /// Decay of a running average of the weights, per step (0: none, the last weights are the result; 0.9999:
+    /// the average over about the last 10,000 steps is the result).
+    pub average: f32,
 }
 
 /// Trains a network on `examples` with Adam, starting from small random input weights and zero output weights
@@ -300,6 +314,8 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
     let (b1_at, w2_at, b2_at) = (inputs * HIDDEN, inputs * HIDDEN + HIDDEN, inputs * HIDDEN + 2 * HIDDEN);
     let mut t = 0i32;
     let steps = (cfg.epochs * order.len().div_ceil(cfg.batch.max(1))).max(1) as f32;
+    // The noise of the last steps averages out of the running mean of the weights, not out of the weights.
+    let mut average = (cfg.average > 0.0).then(|| net.clone());
     for epoch in 0..cfg.epochs {
         for k in (1..order.len()).rev() {
             order.swap(k, rng.random_range(0..=k));
@@ -350,10 +366,13 @@ pub fn train(examples: &[Example], cfg: TrainConfig, mut progress: impl FnMut(us
                     _ => net.b2 -= step,
                 }
             }
+            if let Some(avg) = average.as_mut() {
+                avg.move_towards(&net, 1.0 - cfg.average);
+            }
         }
         progress(epoch + 1, total / examples.len().max(1) as f64);
     }
-    net
+    average.unwrap_or(net)
 }
 
 #[cfg(test)]
@@ -428,7 +447,7 @@ mod tests {
         }
         let net = train(
             &examples,
-            TrainConfig { epochs: 200, rate: 0.01, final_rate: 0.01, batch: 16, seed: 1, inputs: INPUTS },
+            TrainConfig { epochs: 200, rate: 0.01, final_rate: 0.01, batch: 16, seed: 1, inputs: INPUTS, average: 0.0 },
             |_, _| {},
         );
         for fen in ["W8/9/9/9/4B4 w", "8W/9/9/9/4B4 w", "4B4/9/9/9/W8 w", "4B4/9/9/9/8W w", "B8/9/9/9/4W4 b"] {
@@ -457,6 +476,7 @@ mod tests {
             batch: 16,
             seed: 1,
             inputs: INPUTS,
+            average: 0.0,
         };
         // No step at all: the output weights stay 0 and the network adds nothing.
         assert_eq!(train(&examples, cfg(0.0, 0.0), |_, _| {}).evaluate(&p), 0);
@@ -473,6 +493,32 @@ mod tests {
     }
 
     #[test]
+    fn a_running_average_of_the_weights_settles_where_the_last_weights_wander() {
+        let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
+        let examples: Vec<Example> =
+            (0..50).flat_map(|k| Example::with_mirrors(&p, 0, if k % 2 == 0 { 200 } else { 0 }, 0.5, 0.0)).collect();
+        let cfg = |average: f32| TrainConfig {
+            epochs: 100,
+            rate: 0.01,
+            final_rate: 0.01,
+            batch: 16,
+            seed: 1,
+            inputs: INPUTS,
+            average,
+        };
+        let last = train(&examples, cfg(0.0), |_, _| {});
+        let averaged = train(&examples, cfg(0.99), |_, _| {});
+        // The same steps: only what is returned differs.
+        assert!((80..=120).contains(&averaged.evaluate(&p)), "{}", averaged.evaluate(&p));
+        assert!(
+            loss(&averaged, &examples) < loss(&last, &examples),
+            "{} {}",
+            loss(&averaged, &examples),
+            loss(&last, &examples)
+        );
+    }
+
+    #[test]
     fn a_blended_target_moves_between_the_score_and_the_result() {
         let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
         // A search score of 0 in a game the side to move won: the score alone, the result alone, half of each.
@@ -484,7 +530,7 @@ mod tests {
         let examples: Vec<Example> = (0..50).flat_map(|_| Example::with_mirrors(&p, 0, 0, 1.0, 0.5)).collect();
         let net = train(
             &examples,
-            TrainConfig { epochs: 200, rate: 0.01, final_rate: 0.01, batch: 16, seed: 1, inputs: INPUTS },
+            TrainConfig { epochs: 200, rate: 0.01, final_rate: 0.01, batch: 16, seed: 1, inputs: INPUTS, average: 0.0 },
             |_, _| {},
         );
         // The logistic of 0.75 is 200 · ln 3 ≈ 220 hundredths.

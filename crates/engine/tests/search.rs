@@ -398,6 +398,7 @@ fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() 
             batch: 8,
             seed: 3,
             inputs: fanorona_engine::net::INPUTS,
+            average: 0.0,
         },
         |_, _| {},
     );

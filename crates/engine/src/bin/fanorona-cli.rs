@@ -368,6 +368,10 @@ enum TuneAction {
         /// How much of each target is the game's result rather than the search score (0 to 1).
         #[arg(long, default_value_t = 0.0)]
         result_weight: f32,
+        /// The result is a running average of the weights with this decay a step (below 1; e.g. 0.9999 averages
+        /// about the last 10,000 steps of 256 examples), not the last weights.
+        #[arg(long)]
+        average: Option<f32>,
         /// A wide network: it also sees which of the side to move's pieces the opponent could take next.
         #[arg(long)]
         exposed: bool,
@@ -983,7 +987,19 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             out!("{total} positions scored again in {:.0} s, written to {}", t0.elapsed().as_secs_f64(), out.display());
         }
-        TuneAction::Net { data, engine, epochs, rate, final_rate, min_pieces, result_weight, exposed, seed, out } => {
+        TuneAction::Net {
+            data,
+            engine,
+            epochs,
+            rate,
+            final_rate,
+            min_pieces,
+            result_weight,
+            average,
+            exposed,
+            seed,
+            out,
+        } => {
             use fanorona_engine::net::{self, Example, TrainConfig};
             let inputs = if exposed { net::WIDE_INPUTS } else { net::INPUTS };
             if !(0.0..=1.0).contains(&result_weight) {
@@ -991,6 +1007,9 @@ fn tune(action: TuneAction) -> Result<(), String> {
             }
             if let Some(f) = final_rate.filter(|f| !(f.is_finite() && *f >= 0.0 && *f <= rate)) {
                 return Err(format!("--final-rate {f}: give a step size from 0 to --rate ({rate})"));
+            }
+            if let Some(a) = average.filter(|a| !(a.is_finite() && (0.0..1.0).contains(a))) {
+                return Err(format!("--average {a}: give a decay from 0 to below 1"));
             }
             let mut searcher = fanorona_engine::search::Searcher::new(1);
             // The network learns a correction of the evaluation without one, whatever network `engine` names.
@@ -1025,7 +1044,15 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 check.len()
             );
             let t0 = Instant::now();
-            let cfg = TrainConfig { epochs, rate, final_rate: final_rate.unwrap_or(rate), batch: 256, seed, inputs };
+            let cfg = TrainConfig {
+                epochs,
+                rate,
+                final_rate: final_rate.unwrap_or(rate),
+                batch: 256,
+                seed,
+                inputs,
+                average: average.unwrap_or(0.0),
+            };
             let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
             let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
@@ -1034,6 +1061,10 @@ fn tune(action: TuneAction) -> Result<(), String> {
             let blend = if exposed { format!("{blend} --exposed") } else { blend };
             let blend = match final_rate {
                 Some(f) => format!(" --final-rate {f}{blend}"),
+                None => blend,
+            };
+            let blend = match average {
+                Some(a) => format!("{blend} --average {a}"),
                 None => blend,
             };
             let header = format!(
