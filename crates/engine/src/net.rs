@@ -463,12 +463,25 @@ mod tests {
         assert_eq!(net.evaluate(&dimy), 0);
     }
 
+    /// One position whose samples say +200 half the time and 0 otherwise: batches disagree, and a training that
+    /// settles on their mean (about +100) fits them best.
+    fn noisy_samples() -> (Position, Vec<Example>) {
+        let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
+        let examples =
+            (0..50).flat_map(|k| Example::with_mirrors(&p, 0, if k % 2 == 0 { 200 } else { 0 }, 0.5, 0.0)).collect();
+        (p, examples)
+    }
+
+    /// `settled` is near the samples' mean and fits them better than `wandering`.
+    fn assert_settles(p: &Position, examples: &[Example], settled: &Net, wandering: &Net) {
+        assert!((80..=120).contains(&settled.evaluate(p)), "{}", settled.evaluate(p));
+        let (a, b) = (loss(settled, examples), loss(wandering, examples));
+        assert!(a < b, "{a} {b}");
+    }
+
     #[test]
     fn the_step_size_falls_from_rate_to_final_rate() {
-        let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
-        // Half the samples say +200, half 0: batches disagree, and only a falling step settles on their mean.
-        let examples: Vec<Example> =
-            (0..50).flat_map(|k| Example::with_mirrors(&p, 0, if k % 2 == 0 { 200 } else { 0 }, 0.5, 0.0)).collect();
+        let (p, examples) = noisy_samples();
         let cfg = |rate: f32, final_rate: f32| TrainConfig {
             epochs: 100,
             rate,
@@ -483,20 +496,12 @@ mod tests {
         // A step that falls to a twentieth fits the mean (about +100), closer than a constant step does.
         let decayed = train(&examples, cfg(0.01, 0.0005), |_, _| {});
         let constant = train(&examples, cfg(0.01, 0.01), |_, _| {});
-        assert!((80..=120).contains(&decayed.evaluate(&p)), "{}", decayed.evaluate(&p));
-        assert!(
-            loss(&decayed, &examples) < loss(&constant, &examples),
-            "{} {}",
-            loss(&decayed, &examples),
-            loss(&constant, &examples)
-        );
+        assert_settles(&p, &examples, &decayed, &constant);
     }
 
     #[test]
     fn a_running_average_of_the_weights_settles_where_the_last_weights_wander() {
-        let p: Position = "W8/9/9/9/4B4 w".parse().unwrap();
-        let examples: Vec<Example> =
-            (0..50).flat_map(|k| Example::with_mirrors(&p, 0, if k % 2 == 0 { 200 } else { 0 }, 0.5, 0.0)).collect();
+        let (p, examples) = noisy_samples();
         let cfg = |average: f32| TrainConfig {
             epochs: 100,
             rate: 0.01,
@@ -509,13 +514,7 @@ mod tests {
         let last = train(&examples, cfg(0.0), |_, _| {});
         let averaged = train(&examples, cfg(0.99), |_, _| {});
         // The same steps: only what is returned differs.
-        assert!((80..=120).contains(&averaged.evaluate(&p)), "{}", averaged.evaluate(&p));
-        assert!(
-            loss(&averaged, &examples) < loss(&last, &examples),
-            "{} {}",
-            loss(&averaged, &examples),
-            loss(&last, &examples)
-        );
+        assert_settles(&p, &examples, &averaged, &last);
     }
 
     #[test]
