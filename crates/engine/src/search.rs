@@ -1647,8 +1647,11 @@ impl Searcher {
         } else {
             usize::MAX
         };
+        // Whether the lookahead below already put step i in place (picking it again would scan the rest anew).
+        let mut picked = false;
         for i in 0..list.len() {
-            let step = pick(list.as_mut_slice(), keys, i);
+            let step = if picked { list.as_slice()[i] } else { pick(list.as_mut_slice(), keys, i) };
+            picked = false;
             if se_skip == Some(step) {
                 continue;
             }
@@ -1671,6 +1674,7 @@ impl Searcher {
             // the next child's first probe (a probe's cache miss was a quarter of the search's time).
             if PREFETCH && i + 1 < list.len().min(prune_after) {
                 let next = pick(list.as_mut_slice(), keys, i + 1);
+                picked = true;
                 let mut after = *pos;
                 after.play(next);
                 self.tt.prefetch(after.hash());
@@ -1891,11 +1895,12 @@ impl Searcher {
         pos.legal_steps(&mut list);
         let mut buf = key_buffer();
         let side = pos.side_to_move();
+        let relays = self.relay_order >= 2 && several_captures(&list);
         let keys = keys_for(&mut buf, &list, |s| {
             if Some(s) == tt_step {
                 1 << 30
             } else {
-                self.capture_order(pos, s, self.relay_order >= 2) + self.capture_tiebreak(side, s)
+                self.capture_order(pos, s, relays) + self.capture_tiebreak(side, s)
             }
         });
         let mut best = -INF;
@@ -1954,6 +1959,7 @@ impl Searcher {
         counter: Option<Step>,
     ) -> &'k mut [i32] {
         let killers = self.killers[sply];
+        let relays = self.relay_order >= 1 && several_captures(list);
         keys_for(buf, list, |s| {
             if Some(s) == tt {
                 1 << 30
@@ -1972,7 +1978,7 @@ impl Searcher {
                 };
                 k + self.history[side.index()][s.from as usize][s.to as usize]
             } else {
-                self.capture_order(pos, s, self.relay_order >= 1) + self.capture_tiebreak(side, s)
+                self.capture_order(pos, s, relays) + self.capture_tiebreak(side, s)
             }
         })
     }
@@ -1996,6 +2002,13 @@ impl Searcher {
         }
         (self.cap_history[cap_slot(side, s)][s.from as usize][s.to as usize] >> 10).clamp(0, 63)
     }
+}
+
+/// Whether `list` holds more than one capturing step. With one, its relays cannot change the order (every capture
+/// key is above a relay's stop and below the table's step), so the walk of its relays is skipped.
+#[inline]
+fn several_captures(list: &StepList) -> bool {
+    list.iter().filter(|s| !matches!(s.kind, StepKind::Stop | StepKind::Paika)).nth(1).is_some()
 }
 
 /// Room for the ordering keys of a step list, on the stack of the node: every node needs them, so no
