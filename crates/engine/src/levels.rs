@@ -41,7 +41,7 @@ struct Spec {
     relay_cut: f64,
     /// Searches with full strength's options ([`crate::protocol::FULL_STRENGTH_EXTRAS`]): quiescence over at most
     /// two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning, centrality,
-    /// null moves, late-move reductions, and the whole time budget spent. Master
+    /// null moves, late-move reductions, singular extensions, and the whole time budget spent. Master
     /// only, so that it stays clearly above Advanced (with the faster search of 2026-11-25 it scored 63% against
     /// it without; STRENGTH.md).
     full_strength: bool,
