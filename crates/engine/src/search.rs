@@ -2008,7 +2008,7 @@ impl Searcher {
 /// key is above a relay's stop and below the table's step), so the walk of its relays is skipped.
 #[inline]
 fn several_captures(list: &StepList) -> bool {
-    list.iter().filter(|s| !matches!(s.kind, StepKind::Stop | StepKind::Paika)).nth(1).is_some()
+    list.iter().filter(|s| s.kind.is_capture()).nth(1).is_some()
 }
 
 /// Room for the ordering keys of a step list, on the stack of the node: every node needs them, so no
