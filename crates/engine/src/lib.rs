@@ -14,7 +14,7 @@
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`puzzles`]: generated puzzles with unique answers (tablebase wins and tactics), checking and ratings.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
-//! - [`matches`]: engine-vs-engine games for self-play and the level ladder.
+//! - [`matches`](mod@matches): engine-vs-engine games for self-play and the level ladder.
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
 //! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
 //! - [`tune`]: Texel-style tuning of the evaluation weights on labelled self-play positions.

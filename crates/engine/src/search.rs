@@ -400,7 +400,7 @@ pub struct Searcher {
     /// Experimental: whether quiescence nodes use the transposition table.
     pub qs_table: bool,
     /// Experimental (option `progress=N`, 0 off): leaf scores shrink towards a draw from N turns without a
-    /// capture on ([`Searcher::progress_scale`]).
+    /// capture on (`Searcher::progress_scale`).
     pub progress_from: i32,
     /// Whether the quiescence leaves the table alone within a relay (mid-turn positions: they seldom
     /// transpose, and their probes, each a miss in memory, were much of its time; option `qs-relay-skip=0` turns
@@ -522,10 +522,11 @@ pub struct Searcher {
     /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
     /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
     pub tb_contempt: bool,
-    /// Option `se=N` (0: off): singular extensions. At a turn start of depth ≥ [`SE_DEPTH`] whose table step
-    /// holds a lower bound from nearly as deep, the other first steps are searched at half the depth against
-    /// the table's score less N hundredths of a piece per turn of depth; if none comes near it, the table's
-    /// step is the only good one and is searched a turn deeper (and if one beats beta even so, the node cuts).
+    /// Option `se=N` (0: off): singular extensions. At a turn start of depth ≥ [`Searcher::se_depth`] whose
+    /// table step holds a lower bound from nearly as deep, the other first steps are searched at half the depth
+    /// against the table's score less N hundredths of a piece per turn of depth; if none comes near it, the
+    /// table's step is the only good one and is searched a turn deeper (and if one beats beta even so, the node
+    /// cuts).
     pub singular: i32,
     /// Option `se-depth=N`: the least depth of a turn start that the singular test looks at.
     pub se_depth: i32,
@@ -558,7 +559,8 @@ fn ln(n: usize) -> f32 {
     TABLE.get(n).copied().unwrap_or_else(|| (n as f32).ln())
 }
 
-/// Singular extensions ([`Searcher::singular`]) test turn starts of at least this depth.
+/// Singular extensions ([`Searcher::singular`]) test turn starts of at least this depth, unless `se-depth` says
+/// otherwise (4 and 8 measured worse at 300,000 nodes a turn, STRENGTH.md).
 const SE_DEPTH: i32 = 6;
 
 /// Null-move pruning needs at least this many pieces of the side to move: with fewer, being forced to move

@@ -144,7 +144,7 @@ impl Book {
     /// 60–150 gives openings where one side is ahead (as fishtest's "unbalanced human openings"): each is played
     /// with both colours, so a pair is decided by which engine converts the better side or holds the worse one,
     /// and fewer pairs end even than from balanced openings. Reproducible from `seed`. The searches follow forced
-    /// captures for at most two turns; a turn's search that needs more than [`TURN_NODES`] ends the opening there,
+    /// captures for at most two turns; a turn's search that needs more than `TURN_NODES` ends the opening there,
     /// and a final search that needs more than a few million nodes drops it: a few positions of exchanges would
     /// otherwise take minutes each.
     pub fn generate(
