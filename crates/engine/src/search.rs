@@ -533,9 +533,6 @@ pub struct Searcher {
     /// Option `se-neg`: when the singular test finds another first step as good but not beta, and the table's
     /// score beats beta, the table's step is searched a turn shallower (it is likely to cut, and others can too).
     pub se_neg: bool,
-    /// Option `se-double=N` (0: off): a singular step whose rivals all fall N hundredths of a piece or more
-    /// below the singular test's bound is searched two turns deeper instead of one.
-    pub se_double: i32,
     /// The first step that the singular test at each ply leaves out ([`Searcher::singular`]).
     se_excluded: Vec<Option<Step>>,
     /// The depth of the current iteration: extensions stop at twice that many turns from the root.
@@ -658,7 +655,6 @@ impl Searcher {
             singular: 0,
             se_depth: SE_DEPTH,
             se_neg: false,
-            se_double: 0,
             se_excluded: vec![None; MAX_PLY + 1],
             iter_depth: 0,
             net: None,
@@ -708,7 +704,7 @@ impl Searcher {
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
-    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `se-double`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
+    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -772,7 +768,6 @@ impl Searcher {
                     self.singular = fresh.singular;
                     self.se_depth = fresh.se_depth;
                     self.se_neg = fresh.se_neg;
-                    self.se_double = fresh.se_double;
                     self.net = fresh.net;
                 }
                 "baseline" => {
@@ -792,7 +787,6 @@ impl Searcher {
                 "se" => self.singular = number()?.max(0),
                 "se-depth" => self.se_depth = number()?.max(2),
                 "se-neg" => self.se_neg = flag()?,
-                "se-double" => self.se_double = number()?.max(0),
                 "tb" => {
                     let dir = crate::tablebase::default_dir();
                     self.oracle = Some(crate::tablebase::shared(crate::geometry::Variant::Tsivy, dir.as_deref()));
@@ -1228,7 +1222,6 @@ impl Searcher {
         self.singular = main.singular;
         self.se_depth = main.se_depth;
         self.se_neg = main.se_neg;
-        self.se_double = main.se_double;
         self.net = main.net.clone();
     }
 
@@ -1620,9 +1613,8 @@ impl Searcher {
         }
         let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1)
             - i32::from(self.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
-        let mut singular_step = None;
-        let mut singular_gain = 1;
-        let mut doubtful_step = None;
+        // The table's step and the turns the singular test adds to its depth (−1 with `se-neg`).
+        let mut tt_extension = None;
         if self.singular > 0
             && !relay
             && sply > 0
@@ -1644,15 +1636,12 @@ impl Searcher {
                 return 0;
             }
             if s < sbeta {
-                singular_step = Some(step);
-                if self.se_double > 0 && s < sbeta - self.se_double {
-                    singular_gain = 2;
-                }
+                tt_extension = Some((step, 1));
             } else if sbeta >= beta {
                 // Another first step reaches beta at half the depth, and so does the table's: a cut.
                 return sbeta;
             } else if self.se_neg && tt_score >= beta {
-                doubtful_step = Some(step);
+                tt_extension = Some((step, -1));
             }
         }
         let mut buf = key_buffer();
@@ -1684,8 +1673,7 @@ impl Searcher {
             if se_skip == Some(step) {
                 continue;
             }
-            let depth = depth + if singular_step == Some(step) { singular_gain } else { 0 }
-                - i32::from(doubtful_step == Some(step));
+            let depth = depth + tt_extension.map_or(0, |(tt, turns)| if tt == step { turns } else { 0 });
             if i >= prune_after && step.kind == StepKind::Paika && best > -WIN_BOUND && keys[i] < 1 << 21 {
                 break;
             }
@@ -2528,7 +2516,7 @@ mod tests {
             "max,threat-ext=2",
             "max,threat2=40",
             "max,se=10",
-            "max,se=4,se-depth=3,se-neg,se-double=20",
+            "max,se=4,se-depth=3,se-neg",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2814,8 +2802,8 @@ mod tests {
             (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
             (true, 4, 20, 50, 3, 3)
         );
-        s.configure("se=4,se-depth=4,se-neg,se-double=30").unwrap();
-        assert_eq!((s.singular, s.se_depth, s.se_neg, s.se_double), (4, 4, true, 30));
+        s.configure("se=4,se-depth=4,se-neg").unwrap();
+        assert_eq!((s.singular, s.se_depth, s.se_neg), (4, 4, true));
         assert!(s.configure("se-depth=deep").is_err());
         s.configure("max").unwrap();
         assert_eq!(
