@@ -490,6 +490,21 @@ pub struct Searcher {
     /// Futility margin per turn of depth at depth 1 and 2 in quiet positions (0: off): a position whose static
     /// score is below alpha by more than the margin is not searched further.
     pub futility: i32,
+    /// Reverse futility margin per turn of depth (0: off): at a null-window turn start of depth up to
+    /// `rfp_depth` where the side to move has no capture, a score that stays at or above beta by the margin
+    /// times the depth ends the node (the beta side of `futility`, below the depths null moves serve).
+    pub rfp: i32,
+    /// The greatest depth reverse futility prunes at.
+    pub rfp_depth: i32,
+    /// Whether reverse futility asks the quiet leaf's whole score (threat and network included) instead of the
+    /// hand-made terms alone.
+    pub rfp_quiet: bool,
+    /// ProbCut margin (0: off): at a null-window turn start of depth `PROBCUT_DEPTH` or more, a search of the
+    /// node [`PROBCUT_REDUCTION`] turns shallower that holds beta plus the margin ends the node. Unlike null moves
+    /// it also serves turn starts that must capture, where the exchanges of the opening are.
+    pub probcut: i32,
+    /// Whether the node at each step ply is inside its own ProbCut search (no second one nested in it).
+    pc_at: Vec<bool>,
     /// Whether a turn start with a single legal step is searched one turn deeper (the analogue of a check
     /// extension: a forced reply costs no depth).
     pub single_reply: bool,
@@ -563,6 +578,10 @@ const SE_DEPTH: i32 = 6;
 /// Null-move pruning needs at least this many pieces of the side to move: with fewer, being forced to move
 /// (into a capture) decides endgames, and a pass is not a fair lower bound.
 const NULL_MIN_PIECES: u32 = 5;
+/// The least depth of a ProbCut test (option `pc`).
+const PROBCUT_DEPTH: i32 = 5;
+/// How many turns shallower a ProbCut test searches.
+const PROBCUT_REDUCTION: i32 = 4;
 
 /// Weight of mobility in the full evaluation, hundredths of a piece per paika step more than the opponent
 /// (STRENGTH.md, 2026-11-25: 4 against none +75 Elo [+34, +118] at 60,000 nodes a turn and +80 [+38, +124] at
@@ -639,6 +658,11 @@ impl Searcher {
             null_move: false,
             null_reduction: 2,
             futility: 0,
+            rfp: 0,
+            rfp_depth: 3,
+            rfp_quiet: false,
+            probcut: 0,
+            pc_at: vec![false; MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
             space_weight: 0,
             keep_weight: 0,
@@ -700,7 +724,8 @@ impl Searcher {
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
     /// `spend` (use the whole time budget), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
     /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
-    /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `ext1`, `iir` (internal
+    /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `rfp`
+    /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
@@ -747,6 +772,10 @@ impl Searcher {
                     self.null_move = fresh.null_move;
                     self.null_reduction = fresh.null_reduction;
                     self.futility = fresh.futility;
+                    self.rfp = fresh.rfp;
+                    self.rfp_depth = fresh.rfp_depth;
+                    self.rfp_quiet = fresh.rfp_quiet;
+                    self.probcut = fresh.probcut;
                     self.single_reply = fresh.single_reply;
                     self.iir = fresh.iir;
                     self.cap_hist = fresh.cap_hist;
@@ -779,6 +808,8 @@ impl Searcher {
                     self.lmr = false;
                     self.null_move = false;
                     self.futility = 0;
+                    self.rfp = 0;
+                    self.probcut = 0;
                     self.single_reply = false;
                     self.iir = false;
                     self.use_book = false;
@@ -875,6 +906,10 @@ impl Searcher {
                 "nmp" => self.null_move = flag()?,
                 "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
                 "fut" => self.futility = number()?.max(0),
+                "rfp" => self.rfp = number()?.max(0),
+                "rfp-depth" => self.rfp_depth = number()?.clamp(1, 8),
+                "rfp-quiet" => self.rfp_quiet = flag()?,
+                "pc" => self.probcut = number()?.max(0),
                 "ext1" => self.single_reply = flag()?,
                 "iir" => self.iir = flag()?,
                 "caphist" => self.cap_hist = flag()?,
@@ -1204,6 +1239,10 @@ impl Searcher {
         self.null_move = main.null_move;
         self.null_reduction = main.null_reduction;
         self.futility = main.futility;
+        self.rfp = main.rfp;
+        self.rfp_depth = main.rfp_depth;
+        self.rfp_quiet = main.rfp_quiet;
+        self.probcut = main.probcut;
         self.single_reply = main.single_reply;
         self.iir = main.iir;
         self.cap_hist = main.cap_hist;
@@ -1572,7 +1611,7 @@ impl Searcher {
         let quiet_node = !relay && sply > 0 && beta.abs() < WIN_BOUND && alpha.abs() < WIN_BOUND;
         if quiet_node
             && se_skip.is_none()
-            && (self.null_move || self.futility > 0)
+            && (self.null_move || self.futility > 0 || self.rfp > 0)
             && !pos.has_capture()
             && pos.count_paika() > 0
         {
@@ -1582,6 +1621,14 @@ impl Searcher {
                 return stand;
             }
             let enough = pos.count(side) >= NULL_MIN_PIECES && pos.count(side.opponent()) >= NULL_MIN_PIECES;
+            // Far enough above beta at a shallow depth, the opponent's best answers within the depth are not
+            // expected to bring it back; few pieces leave room for zugzwang, as with null moves.
+            if self.rfp > 0 && depth <= self.rfp_depth && beta - alpha == 1 && enough {
+                let score = if self.rfp_quiet { self.quiet_eval(pos) } else { stand };
+                if score - self.rfp * depth >= beta {
+                    return score;
+                }
+            }
             if self.null_move
                 && depth >= 3
                 && stand >= beta
@@ -1603,6 +1650,31 @@ impl Searcher {
                 }
                 if s >= beta {
                     return if s > WIN_BOUND { beta } else { s };
+                }
+            }
+        }
+        // ProbCut: a search a few turns shallower that clears beta by a margin is taken as the deeper one's cut.
+        // The table may already say that it would not: a bound from about that depth under the raised beta.
+        if self.probcut > 0
+            && !relay
+            && sply > 0
+            && depth >= PROBCUT_DEPTH
+            && beta - alpha == 1
+            && beta.abs() < WIN_BOUND - self.probcut
+            && se_skip.is_none()
+            && !self.pc_at[sply]
+        {
+            let pbeta = beta + self.probcut;
+            let hopeless = tt_bound.is_some_and(|(s, d, b)| d >= depth - PROBCUT_REDUCTION && b != LOWER && s < pbeta);
+            if !hopeless {
+                self.pc_at[sply] = true;
+                let s = self.negamax(pos, depth - PROBCUT_REDUCTION, pbeta - 1, pbeta, sply, tply, quiet);
+                self.pc_at[sply] = false;
+                if self.aborted {
+                    return 0;
+                }
+                if s >= pbeta {
+                    return s;
                 }
             }
         }
@@ -2517,6 +2589,9 @@ mod tests {
             "max,threat2=40",
             "max,se=10",
             "max,se=4,se-depth=3,se-neg",
+            "max,rfp=60",
+            "max,rfp=60,rfp-quiet,rfp-depth=4",
+            "max,pc=100",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2528,7 +2603,7 @@ mod tests {
         let mut plain = Searcher::new(4);
         plain.configure("max").unwrap();
         let a = plain.search(&mid, &[], Limits::depth(5), |_| {});
-        for spec in ["max,nmp", "max,lmp=2,delta=100"] {
+        for spec in ["max,nmp", "max,lmp=2,delta=100", "max,rfp=60", "max,pc=100"] {
             let mut pruned = Searcher::new(4);
             pruned.configure(spec).unwrap();
             let b = pruned.search(&mid, &[], Limits::depth(5), |_| {});
@@ -2774,8 +2849,10 @@ mod tests {
             (s.eval, s.threat_weight, s.null_move, s.null_reduction, s.futility),
             (EvalKind::Tuned, 0, true, 3, 90)
         );
+        s.configure("rfp=70,rfp-depth=2,rfp-quiet,pc=150").unwrap();
+        assert_eq!((s.rfp, s.rfp_depth, s.rfp_quiet, s.probcut), (70, 2, true, 150));
         s.configure("baseline").unwrap();
-        assert_eq!((s.null_move, s.futility), (false, 0));
+        assert_eq!((s.null_move, s.futility, s.rfp), (false, 0, 0));
         s.configure("max,strong=12,mobend=8,threads=2").unwrap();
         assert_eq!((s.mobility_weight, s.strong_extra, s.mobility_endgame, s.threads), (MOBILITY_WEIGHT, 8, 8, 2));
         s.configure("max,threads=0").unwrap();
