@@ -500,7 +500,7 @@ pub struct Searcher {
     /// hand-made terms alone.
     pub rfp_quiet: bool,
     /// ProbCut margin (0: off): at a null-window turn start of depth `PROBCUT_DEPTH` or more, a search of the
-    /// node [`PROBCUT_REDUCTION`] turns shallower that holds beta plus the margin ends the node. Unlike null moves
+    /// node `PROBCUT_REDUCTION` turns shallower that holds beta plus the margin ends the node. Unlike null moves
     /// it also serves turn starts that must capture, where the exchanges of the opening are.
     pub probcut: i32,
     /// Whether the node at each step ply is inside its own ProbCut search (no second one nested in it).
