@@ -510,6 +510,39 @@ impl Position {
         false
     }
 
+    /// Whether the side to move has exactly one capturing step at the start of its turn: its turn is forced, up
+    /// to the relays after that step.
+    pub fn single_first_capture(&self) -> bool {
+        if !self.may_capture() {
+            return false;
+        }
+        if self.vela_winner != NO_VELA {
+            let mut list = StepList::new();
+            self.gen_captures(&mut list);
+            return list.len() == 1;
+        }
+        let g = self.geometry();
+        let (own, opp) = self.own_opp();
+        let empty = g.board & !(own | opp);
+        let mut steps = 0;
+        for d in 0..4 {
+            let o = d + 4;
+            let opp_d = g.shift(opp, d);
+            let opp_o = g.shift(opp, o);
+            let ahead_d = own & g.shift(empty, o);
+            let ahead_o = own & g.shift(empty, d);
+            // The origins of the four kinds of capture along this line, as `for_each_first_capture` walks them.
+            steps += (ahead_d & g.shift(opp_o, o)).count_ones()
+                + (ahead_d & opp_d).count_ones()
+                + (ahead_o & g.shift(opp_d, d)).count_ones()
+                + (ahead_o & opp_o).count_ones();
+            if steps > 1 {
+                return false;
+            }
+        }
+        steps == 1
+    }
+
     /// Appends the capturing steps of the side to move at the start of its turn.
     fn gen_captures(&self, out: &mut StepList) {
         let (own, opp) = self.own_opp();
@@ -1554,7 +1587,7 @@ mod tests {
     fn bitboard_counts_match_the_step_lists() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-        let mut checked = 0;
+        let (mut checked, mut singles) = (0, 0);
         for game in 0..200 {
             let plies = rng.random_range(0..70);
             let Some(p) = random_game_position(&mut rng, plies) else { continue };
@@ -1568,6 +1601,12 @@ mod tests {
             flipped.side = p.side.opponent();
             assert_eq!(p.best_capture(), most_first(&p), "game {game}: {p}");
             assert_eq!(p.threat(), most_first(&flipped), "game {game}: {p}");
+            for q in [p, flipped] {
+                let mut list = StepList::new();
+                q.gen_captures(&mut list);
+                assert_eq!(q.single_first_capture(), list.len() == 1, "game {game}: {q}");
+                singles += usize::from(list.len() == 1);
+            }
             let (first, second) = p.double_threat();
             assert_eq!(first, p.threat(), "game {game}: {p}");
             assert!(second <= first, "game {game}: {p}");
@@ -1586,7 +1625,7 @@ mod tests {
             assert_eq!(p.space(), reach(&p) - reach(&flipped), "game {game}: {p}");
             checked += 1;
         }
-        assert!(checked > 100, "{checked} positions");
+        assert!(checked > 100 && singles > 5, "{checked} positions, {singles} with a single capture");
     }
 
     #[test]

@@ -406,6 +406,10 @@ pub struct Searcher {
     /// transpose, and their probes, each a miss in memory, were much of its time; option `qs-relay-skip=0` turns
     /// it off).
     pub qs_relay_skip: bool,
+    /// Forced captures past the quiescence's horizon (option `qs-single=N`, 0 off): where its turns of captures
+    /// are spent and the side to move has a single capturing first step, that step is followed (up to N turns
+    /// more) instead of scored by its size, so that the forced answer it leads to is seen.
+    pub qs_single: u32,
     /// Experimental: late-move reductions of quiet steps.
     pub lmr: bool,
     /// Experimental (option `lmr-log=N`): late-move reductions that grow with depth and the step's place in the
@@ -649,6 +653,7 @@ impl Searcher {
             lmr: false,
             qs_table: true,
             qs_relay_skip: true,
+            qs_single: 0,
             progress_from: 0,
             eval: EvalKind::Full,
             use_killers: true,
@@ -725,7 +730,7 @@ impl Searcher {
     /// `spend` (use the whole time budget), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
     /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `rfp`
-    /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `ext1`, `iir` (internal
+    /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `qs-single`, `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
@@ -748,6 +753,7 @@ impl Searcher {
                     self.qs_max_turns = fresh.qs_max_turns;
                     self.qs_table = fresh.qs_table;
                     self.qs_relay_skip = fresh.qs_relay_skip;
+                    self.qs_single = fresh.qs_single;
                     self.progress_from = fresh.progress_from;
                     self.lmr = fresh.lmr;
                     self.threat_weight = fresh.threat_weight;
@@ -897,6 +903,7 @@ impl Searcher {
                 "qs-floor" => self.qs_floor = flag()?,
                 "qs-table" => self.qs_table = flag()?,
                 "qs-relay-skip" => self.qs_relay_skip = flag()?,
+                "qs-single" => self.qs_single = number()?.clamp(0, 8) as u32,
                 "progress" => self.progress_from = number()?.max(0),
                 "tt-single" => self.tt.single.store(flag()?, Ordering::Relaxed),
                 "lmr" => self.lmr = flag()?,
@@ -1213,6 +1220,7 @@ impl Searcher {
         self.qs_max_turns = main.qs_max_turns;
         self.qs_table = main.qs_table;
         self.qs_relay_skip = main.qs_relay_skip;
+        self.qs_single = main.qs_single;
         self.progress_from = main.progress_from;
         self.lmr = main.lmr;
         self.threat_weight = main.threat_weight;
@@ -1934,7 +1942,9 @@ impl Searcher {
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.
             let stand = self.static_eval(pos);
-            if qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY {
+            if (qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY)
+                && !(qturns < self.qs_max_turns + self.qs_single && sply + 8 < MAX_PLY && pos.single_first_capture())
+            {
                 if self.capture_gain != 0 {
                     let gain = if self.capgain_relay { pos.best_capture_relay() } else { pos.best_capture() };
                     return stand + self.capture_gain * gain as i32;
@@ -1966,7 +1976,7 @@ impl Searcher {
         // What this node's score depends on is how many more turns of captures it may follow: that is its depth
         // in the table (0 for a full quiescence, less with fewer turns left; a search of depth 1 or more is
         // deeper still). An entry found with fewer turns left saw a nearer horizon and must not answer here.
-        let qdepth = qs_depth(qturns, self.qs_max_turns);
+        let qdepth = qs_depth(qturns, self.qs_max_turns + self.qs_single);
         let mut tt_step = None;
         if let Some(e) = self.tt.probe(key).filter(|_| use_table && self.tt_enabled) {
             tt_step = unpack(e.step);
@@ -2592,6 +2602,7 @@ mod tests {
             "max,rfp=60",
             "max,rfp=60,rfp-quiet,rfp-depth=4",
             "max,pc=100",
+            "max,qs-single=4",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2603,7 +2614,7 @@ mod tests {
         let mut plain = Searcher::new(4);
         plain.configure("max").unwrap();
         let a = plain.search(&mid, &[], Limits::depth(5), |_| {});
-        for spec in ["max,nmp", "max,lmp=2,delta=100", "max,rfp=60", "max,pc=100"] {
+        for spec in ["max,nmp", "max,lmp=2,delta=100", "max,rfp=60", "max,pc=100", "max,qs-single=4"] {
             let mut pruned = Searcher::new(4);
             pruned.configure(spec).unwrap();
             let b = pruned.search(&mid, &[], Limits::depth(5), |_| {});
@@ -2849,8 +2860,8 @@ mod tests {
             (s.eval, s.threat_weight, s.null_move, s.null_reduction, s.futility),
             (EvalKind::Tuned, 0, true, 3, 90)
         );
-        s.configure("rfp=70,rfp-depth=2,rfp-quiet,pc=150").unwrap();
-        assert_eq!((s.rfp, s.rfp_depth, s.rfp_quiet, s.probcut), (70, 2, true, 150));
+        s.configure("rfp=70,rfp-depth=2,rfp-quiet,pc=150,qs-single=3").unwrap();
+        assert_eq!((s.rfp, s.rfp_depth, s.rfp_quiet, s.probcut, s.qs_single), (70, 2, true, 150, 3));
         s.configure("baseline").unwrap();
         assert_eq!((s.null_move, s.futility, s.rfp), (false, 0, 0));
         s.configure("max,strong=12,mobend=8,threads=2").unwrap();
