@@ -526,16 +526,7 @@ impl Position {
         let empty = g.board & !(own | opp);
         let mut steps = 0;
         for d in 0..4 {
-            let o = d + 4;
-            let opp_d = g.shift(opp, d);
-            let opp_o = g.shift(opp, o);
-            let ahead_d = own & g.shift(empty, o);
-            let ahead_o = own & g.shift(empty, d);
-            // The origins of the four kinds of capture along this line, as `for_each_first_capture` walks them.
-            steps += (ahead_d & g.shift(opp_o, o)).count_ones()
-                + (ahead_d & opp_d).count_ones()
-                + (ahead_o & g.shift(opp_d, d)).count_ones()
-                + (ahead_o & opp_o).count_ones();
+            steps += capture_origins(g, own, opp, empty, d).iter().map(|c| c.0.count_ones()).sum::<u32>();
             if steps > 1 {
                 return false;
             }
@@ -1182,17 +1173,7 @@ fn for_each_first_capture(
     let empty = g.board & !(own | opp);
     let mut any = false;
     for d in 0..4 {
-        let o = d + 4;
-        let opp_d = g.shift(opp, d);
-        let opp_o = g.shift(opp, o);
-        let ahead_d = own & g.shift(empty, o);
-        let ahead_o = own & g.shift(empty, d);
-        for (mut origins, dir, run_dir, beyond) in [
-            (ahead_d & g.shift(opp_o, o), d, d, true),
-            (ahead_d & opp_d, d, o, false),
-            (ahead_o & g.shift(opp_d, d), o, o, true),
-            (ahead_o & opp_o, o, d, false),
-        ] {
+        for (mut origins, dir, run_dir, beyond) in capture_origins(g, own, opp, empty, d) {
             any |= origins != 0;
             while origins != 0 {
                 let from = origins.trailing_zeros() as usize;
@@ -1206,6 +1187,24 @@ fn for_each_first_capture(
         }
     }
     any
+}
+
+/// The capture origins of the side owning `own` along line `d` (0..4, both ways) at the start of its turn, one
+/// set for each kind: `(origins, direction of the step, direction of the run taken, approach)`. An approach takes
+/// the run from the point beyond the step's end, a withdrawal the run from the point behind its origin.
+#[inline(always)]
+fn capture_origins(g: &Geometry, own: u64, opp: u64, empty: u64, d: usize) -> [(u64, usize, usize, bool); 4] {
+    let o = d + 4;
+    let opp_d = g.shift(opp, d);
+    let opp_o = g.shift(opp, o);
+    let ahead_d = own & g.shift(empty, o);
+    let ahead_o = own & g.shift(empty, d);
+    [
+        (ahead_d & g.shift(opp_o, o), d, d, true),
+        (ahead_d & opp_d, d, o, false),
+        (ahead_o & g.shift(opp_d, d), o, o, true),
+        (ahead_o & opp_o, o, d, false),
+    ]
 }
 
 /// The most pieces of `opp` one capturing step of the side owning `own` takes at the start of its turn (0 without
