@@ -816,6 +816,7 @@ impl Searcher {
                     self.futility = 0;
                     self.rfp = 0;
                     self.probcut = 0;
+                    self.qs_single = 0;
                     self.single_reply = false;
                     self.iir = false;
                     self.use_book = false;
@@ -2863,7 +2864,7 @@ mod tests {
         s.configure("rfp=70,rfp-depth=2,rfp-quiet,pc=150,qs-single=3").unwrap();
         assert_eq!((s.rfp, s.rfp_depth, s.rfp_quiet, s.probcut, s.qs_single), (70, 2, true, 150, 3));
         s.configure("baseline").unwrap();
-        assert_eq!((s.null_move, s.futility, s.rfp), (false, 0, 0));
+        assert_eq!((s.null_move, s.futility, s.rfp, s.probcut, s.qs_single), (false, 0, 0, 0, 0));
         s.configure("max,strong=12,mobend=8,threads=2").unwrap();
         assert_eq!((s.mobility_weight, s.strong_extra, s.mobility_endgame, s.threads), (MOBILITY_WEIGHT, 8, 8, 2));
         s.configure("max,threads=0").unwrap();
