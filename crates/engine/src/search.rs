@@ -421,7 +421,9 @@ pub struct Searcher {
     pub threat2_weight: i32,
     /// With `lmr-log`, how the reduction follows the node and the step (option `lmr-adj=N`, bits): 1, a turn
     /// less in a node searched with an open window (on the principal variation); 2, a turn more for a step
-    /// that never caused a cut (history 0).
+    /// that never caused a cut (history 0); 4, a turn more for a step whose ordering key is below 0 (with
+    /// `conthist`, whose histories say it failed more than it cut) and a turn less for one whose key is above half
+    /// the history's bound.
     pub lmr_adjust: i32,
     /// Experimental (option `threat-ext=T`): a quiet leaf where the opponent threatens to take T or more pieces
     /// with one capture is searched one turn deeper (at most twice on a path), to see whether the threat can be
@@ -564,6 +566,17 @@ pub struct Searcher {
     countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
     /// The step played from the node at each step ply on the current path.
     played: Vec<Option<Step>>,
+    /// Experimental (option `conthist`, or `conthist=N`): paika steps are also ordered by a history kept for
+    /// each point the opponent's last step ended on (continuation history, as in Stockfish): what answers a step
+    /// there. With 2, also by one kept for each point the side's own last step ended on: what follows it up.
+    /// 0: off.
+    pub cont_hist: u8,
+    /// The continuation histories of [`Searcher::cont_hist`], the opponent's then the side's own, each by side,
+    /// the earlier step's destination, and the step's origin and destination ([`cont_index`]); empty until the
+    /// option is first used.
+    cont_table: Vec<i32>,
+    /// The step ply at which the turn of the node at each step ply started (for the side's own last step).
+    turn_start: Vec<usize>,
 }
 
 /// `n.ln()` for the late-move reductions, from a table for the depths and step counts that occur (the logarithm
@@ -689,6 +702,9 @@ impl Searcher {
             net: None,
             countermoves: Box::new([[[None; 64]; 64]; 2]),
             played: vec![None; MAX_PLY + 1],
+            cont_hist: 0,
+            cont_table: Vec::new(),
+            turn_start: vec![0; MAX_PLY + 1],
             single_reply: false,
             iir: false,
             use_partial: false,
@@ -797,6 +813,7 @@ impl Searcher {
                     self.threat_ext = fresh.threat_ext;
                     self.aspiration = fresh.aspiration;
                     self.use_countermoves = fresh.use_countermoves;
+                    self.cont_hist = fresh.cont_hist;
                     self.relay_order = fresh.relay_order;
                     self.swindle = fresh.swindle;
                     self.tb_contempt = fresh.tb_contempt;
@@ -888,6 +905,7 @@ impl Searcher {
                 "threat-ext" => self.threat_ext = number()?.max(0),
                 "asp" => self.aspiration = number()?.max(1),
                 "cmove" => self.use_countermoves = flag()?,
+                "conthist" => self.cont_hist = if value.is_none() { 1 } else { number()?.clamp(0, 2) as u8 },
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
@@ -1083,6 +1101,7 @@ impl Searcher {
                 row.fill(None);
             }
         }
+        self.cont_table.fill(0);
     }
 
     /// Searches `pos` (at the start of a turn or mid-relay). `history` holds the hashes of the positions at the
@@ -1264,6 +1283,7 @@ impl Searcher {
         self.threat_ext = main.threat_ext;
         self.aspiration = main.aspiration;
         self.use_countermoves = main.use_countermoves;
+        self.cont_hist = main.cont_hist;
         self.relay_order = main.relay_order;
         self.swindle = main.swindle;
         self.tb_contempt = main.tb_contempt;
@@ -1553,6 +1573,9 @@ impl Searcher {
             return 0;
         }
         let relay = pos.in_relay();
+        if self.cont_hist >= 2 {
+            self.turn_start[sply] = if relay && sply > 0 { self.turn_start[sply - 1] } else { sply };
+        }
         // The extension count and the played steps are kept only for the options that read them: every node
         // pays for these writes otherwise.
         let inherited = if self.threat_ext > 0 {
@@ -1646,7 +1669,7 @@ impl Searcher {
                 && let Some(null) = pos.null_move()
             {
                 self.path.push(key);
-                if self.use_countermoves {
+                if self.use_countermoves || self.cont_hist > 0 {
                     self.played[sply] = None;
                 }
                 self.null_at[sply + 1] = true;
@@ -1732,7 +1755,22 @@ impl Searcher {
         } else {
             None
         };
-        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter);
+        // The opponent's last step and the side's own, whose continuation histories order this turn's paika steps.
+        let cont = if self.cont_hist > 0 && !relay && sply > 0 {
+            let own = if self.cont_hist >= 2 {
+                let opponent_start = self.turn_start[sply - 1];
+                if opponent_start > 0 { self.played[opponent_start - 1] } else { None }
+            } else {
+                None
+            };
+            [self.played[sply - 1], own]
+        } else {
+            [None; 2]
+        };
+        if cont.iter().any(Option::is_some) && self.cont_table.is_empty() {
+            self.cont_table = vec![0; 2 * CONT_SIZE];
+        }
+        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter, cont);
         if !relay {
             self.path.push(key);
         }
@@ -1778,7 +1816,7 @@ impl Searcher {
                 after.play(next);
                 self.tt.prefetch(after.hash());
             }
-            if self.use_countermoves {
+            if self.use_countermoves || self.cont_hist > 0 {
                 self.played[sply] = Some(step);
             }
             let cq = if step.kind == StepKind::Paika {
@@ -1810,6 +1848,9 @@ impl Searcher {
                     }
                     if self.lmr_adjust & 2 != 0 && keys[i] == 0 {
                         r += 1;
+                    }
+                    if self.lmr_adjust & 4 != 0 {
+                        r += i32::from(keys[i] < 0) - i32::from(keys[i] > HISTORY_MAX / 2);
                     }
                     r.clamp(0, depth - 2)
                 } else {
@@ -1855,6 +1896,15 @@ impl Searcher {
                                 && let Some(p) = self.played[sply - 1]
                             {
                                 self.countermoves[side.opponent().index()][p.from as usize][p.to as usize] = Some(step);
+                            }
+                            for (which, p) in cont.iter().enumerate() {
+                                let Some(p) = *p else { continue };
+                                gravity(&mut self.cont_table[cont_index(which, side, p, step)], bonus);
+                                for &s in &list.as_slice()[..i] {
+                                    if s.kind == StepKind::Paika {
+                                        gravity(&mut self.cont_table[cont_index(which, side, p, s)], -bonus);
+                                    }
+                                }
                             }
                             let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
                             if self.hist_malus {
@@ -2058,6 +2108,7 @@ impl Searcher {
         sply: usize,
         side: Side,
         counter: Option<Step>,
+        cont: [Option<Step>; 2],
     ) -> &'k mut [i32] {
         let killers = self.killers[sply];
         let relays = self.relay_order >= 1 && several_captures(list);
@@ -2077,7 +2128,19 @@ impl Searcher {
                 } else {
                     0
                 };
-                k + self.history[side.index()][s.from as usize][s.to as usize]
+                let h = self.history[side.index()][s.from as usize][s.to as usize];
+                if cont == [None; 2] {
+                    return k + h;
+                }
+                // The mean of the histories, so that it stays below the killers' keys.
+                let (mut sum, mut n) = (h, 1);
+                for (which, p) in cont.iter().enumerate() {
+                    if let Some(p) = *p {
+                        sum += self.cont_table[cont_index(which, side, p, s)];
+                        n += 1;
+                    }
+                }
+                k + sum / n
             } else {
                 self.capture_order(pos, s, relays) + self.capture_tiebreak(side, s)
             }
@@ -2264,6 +2327,17 @@ const HISTORY_MAX: i32 = 1 << 20;
 fn gravity(h: &mut i32, bonus: i32) {
     let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
     *h += b - (i64::from(*h) * i64::from(b.abs()) / i64::from(HISTORY_MAX)) as i32;
+}
+
+/// The entries of one of the two tables of [`Searcher::cont_table`]: 2 sides × 64 destinations of the earlier
+/// step × 64 × 64.
+const CONT_SIZE: usize = 2 * 64 * 64 * 64;
+
+/// The entry of [`Searcher::cont_table`] for `step` by `side` after the earlier step `prev`, the opponent's
+/// (`which` 0) or the side's own (1).
+#[inline]
+fn cont_index(which: usize, side: Side, prev: Step, step: Step) -> usize {
+    which * CONT_SIZE + ((side.index() * 64 + prev.to as usize) * 64 + step.from as usize) * 64 + step.to as usize
 }
 
 /// The row of [`Searcher::cap_history`] for a capture by `side`.
@@ -2604,6 +2678,8 @@ mod tests {
             "max,rfp=60,rfp-quiet,rfp-depth=4",
             "max,pc=100",
             "max,qs-single=4",
+            "max,conthist,nmp",
+            "max,conthist=2",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2615,7 +2691,7 @@ mod tests {
         let mut plain = Searcher::new(4);
         plain.configure("max").unwrap();
         let a = plain.search(&mid, &[], Limits::depth(5), |_| {});
-        for spec in ["max,nmp", "max,lmp=2,delta=100", "max,rfp=60", "max,pc=100", "max,qs-single=4"] {
+        for spec in ["max,nmp", "max,lmp=2,delta=100", "max,rfp=60", "max,pc=100", "max,qs-single=4", "max,conthist"] {
             let mut pruned = Searcher::new(4);
             pruned.configure(spec).unwrap();
             let b = pruned.search(&mid, &[], Limits::depth(5), |_| {});
@@ -2891,15 +2967,18 @@ mod tests {
             (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
             (true, 4, 20, 50, 3, 3)
         );
-        s.configure("se=4,se-depth=4,se-neg").unwrap();
-        assert_eq!((s.singular, s.se_depth, s.se_neg), (4, 4, true));
+        s.configure("se=4,se-depth=4,se-neg,conthist").unwrap();
+        assert_eq!((s.singular, s.se_depth, s.se_neg, s.cont_hist), (4, 4, true, 1));
+        s.configure("conthist=2").unwrap();
+        assert_eq!(s.cont_hist, 2);
+        assert!(s.configure("conthist=x").is_err());
         assert!(s.configure("se-depth=deep").is_err());
         s.configure("max").unwrap();
         assert_eq!(
             (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
             (false, 0, 40, 0, 0, 2)
         );
-        assert_eq!((s.singular, s.se_depth, s.se_neg), (0, SE_DEPTH, false));
+        assert_eq!((s.singular, s.se_depth, s.se_neg, s.cont_hist), (0, SE_DEPTH, false, 0));
         // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
         let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
         let plain = Searcher::new(0).static_eval(&p);
@@ -2978,6 +3057,30 @@ mod tests {
             }
             checked += 1;
         }
+    }
+
+    #[test]
+    fn continuation_history_reorders_without_changing_the_score() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let (mut checked, mut reordered) = (0, 0);
+        while checked < 12 {
+            let plies = rng.random_range(4..30);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
+            // Without the table, draw rules or pruning, alpha-beta's score does not depend on the order.
+            let run = |spec: &str| {
+                let mut s = Searcher::new(1);
+                s.configure(spec).unwrap();
+                s.set_table_enabled(false);
+                s.set_draw_rule(DrawRule { repetitions: 0, no_capture_turns: 0 });
+                s.search(&p, &[], Limits::depth(4), |_| {})
+            };
+            let (plain, cont, cont2) = (run("killers"), run("killers,conthist"), run("killers,conthist=2"));
+            assert_eq!((plain.score, plain.score), (cont.score, cont2.score), "{p}");
+            reordered += usize::from(plain.nodes != cont.nodes && cont.nodes != cont2.nodes);
+            checked += 1;
+        }
+        assert!(reordered >= 3, "continuation history changed the tree of only {reordered} searches");
     }
 
     #[test]
