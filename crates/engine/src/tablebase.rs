@@ -45,7 +45,9 @@
 //!
 //! # Use
 //!
-//! - [`Tablebase::build`]`(variant, max_pieces, progress)`, or [`Tablebase::load_or_build`] with a cache folder;
+//! - [`Tablebase::build`]`(variant, max_pieces, progress)`, or [`Tablebase::load_or_build`] with a cache folder,
+//!   whose builds resume what an interrupted one left there (the largest smaller table, whose entries are the
+//!   first ones of the larger, each finished pair of classes, and the pair in progress every few seconds);
 //!   [`Tablebase::save`] and [`Tablebase::load`] (a 32-byte header: magic, format version, board, piece count,
 //!   data length, checksum; a corrupt or mismatched file is a [`TbError`]).
 //! - [`Tablebase::probe`] for a position's value, [`Tablebase::best_turn`] for a turn that realises it,
@@ -66,6 +68,7 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use web_time::Instant;
 
 /// The most pieces a table can be built for. Seven pieces already take about 6 GB on the 9×5 board.
@@ -664,13 +667,16 @@ impl Pair<'_> {
     /// list their predecessors' indices (reading only), then one thread applies the list, prefetching ahead, as
     /// the random accesses to the predecessors are most of what is left of the cost. Applying in any order gives
     /// the same table: the entries touched at distance `d` are only ever set to distance `d + 1`.
-    fn retrograde(&mut self, threads: usize) {
+    ///
+    /// Starts at distance `from` (a resumed build: the rounds before are done) and calls `after_round` with the
+    /// distance of each finished round; stops, returning false, when it answers false.
+    fn retrograde(&mut self, threads: usize, from: u32, after_round: &mut dyn FnMut(&Pair, u32) -> bool) -> bool {
         /// Entries of a class each thread scans per round: its list of predecessors stays a few megabytes.
         const STRETCH: usize = 1 << 19;
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); threads.max(1)];
         // Up to MAX_DISTANCE included: an entry at the last distance must still be looked at, so that a predecessor
         // that would need a longer one fails loudly instead of passing for a draw.
-        for d in 0..=MAX_DISTANCE {
+        for d in from..=MAX_DISTANCE {
             let v = (d + 1) as u8;
             let mut left = self.hist[v as usize];
             let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
@@ -707,6 +713,19 @@ impl Pair<'_> {
                     }
                 }
             }
+            if d < MAX_DISTANCE && !after_round(self, d) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The number of entries holding each byte, as the first pass and [`Pair::settle`] keep it (every nonzero
+    /// byte is a final entry): what a resumed build needs again.
+    fn recount(&mut self) {
+        self.hist = [0; 256];
+        for &byte in self.vals.iter().flat_map(|v| v.iter()) {
+            self.hist[byte as usize] += 1;
         }
     }
 
@@ -804,6 +823,67 @@ impl Pair<'_> {
                 }
             }
         }
+    }
+
+    /// The header of the file [`Pair::write_partial`] writes: magic, format version, board, the table's pieces, the
+    /// pair, the length of what follows, its checksum and the distance of the next round.
+    fn partial_header(&self, variant: Variant, max_pieces: u32, next: u32) -> [u8; PARTIAL_HEADER_LEN] {
+        let (a, b) = self.class[1];
+        let parts = [&*self.vals[0], &*self.vals[1], &self.counts[0], &self.counts[1]];
+        let mut h = [0u8; PARTIAL_HEADER_LEN];
+        h[0..8].copy_from_slice(&PARTIAL_MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12] = variant_code(variant);
+        h[13] = max_pieces as u8;
+        h[14] = a as u8;
+        h[15] = b as u8;
+        h[16..24].copy_from_slice(&(parts.iter().map(|p| p.len()).sum::<usize>() as u64).to_le_bytes());
+        let sum = parts.iter().enumerate().fold(0u64, |x, (i, p)| x ^ checksum(p).rotate_left(i as u32));
+        h[24..32].copy_from_slice(&sum.to_le_bytes());
+        h[32..36].copy_from_slice(&next.to_le_bytes());
+        h
+    }
+
+    /// Saves the pair's analysis before the round of distance `next` (values and successor counts of both
+    /// classes; 0 after the first pass), through a temporary name so that the file is whole or absent.
+    fn write_partial(&self, path: &Path, variant: Variant, max_pieces: u32, next: u32) -> Result<(), TbError> {
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        let written = (|| {
+            let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
+            f.write_all(&self.partial_header(variant, max_pieces, next))?;
+            for part in [&*self.vals[0], &*self.vals[1], &self.counts[0], &self.counts[1]] {
+                f.write_all(part)?;
+            }
+            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            fs::rename(&tmp, path)
+        })();
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        Ok(written?)
+    }
+
+    /// Takes up the analysis [`Pair::write_partial`] saved for exactly this table and pair: the distance of the
+    /// next round, or None (the arrays then in any state) when the file is absent, damaged or another's.
+    fn read_partial(&mut self, path: &Path, variant: Variant, max_pieces: u32) -> Option<u32> {
+        let mut f = io::BufReader::new(fs::File::open(path).ok()?);
+        let mut h = [0u8; PARTIAL_HEADER_LEN];
+        f.read_exact(&mut h).ok()?;
+        // The header alone first: a file of another pair is not read through.
+        let next = u32::from_le_bytes(h[32..36].try_into().expect("4 bytes"));
+        if h[..16] != self.partial_header(variant, max_pieces, next)[..16] || next > MAX_DISTANCE {
+            return None;
+        }
+        let [v0, v1] = &mut self.vals;
+        let [c0, c1] = &mut self.counts;
+        for part in [&mut **v0, &mut **v1, c0.as_mut_slice(), c1.as_mut_slice()] {
+            f.read_exact(part).ok()?;
+        }
+        if !matches!(f.read(&mut [0u8; 1]), Ok(0)) || h != self.partial_header(variant, max_pieces, next) {
+            return None;
+        }
+        self.recount();
+        Some(next)
     }
 
     /// Copies the value of each canonical entry to the other entries of its symmetry class.
@@ -916,16 +996,44 @@ impl Tablebase {
 
     /// [`Tablebase::build`] on `threads` threads (a background build leaves the other cores to the search).
     pub fn build_on(variant: Variant, max_pieces: u32, threads: usize, mut progress: impl FnMut(&str)) -> Tablebase {
+        Self::build_with(variant, max_pieces, threads, None, &mut progress).expect("never asked to stop")
+    }
+
+    /// The build itself. With a folder (`resume`), it starts from the largest smaller table cached there (whose
+    /// entries are the first ones of this table: the layout is by total pieces), restores every pair of classes
+    /// that an earlier, interrupted build of the same table finished, and writes each pair it finishes to a part
+    /// file there, so that an engine that quits before the build is done (a short game on a fresh machine) leaves
+    /// the next one less to do. Within a pair it saves the retrograde analysis's progress now and then, as the
+    /// largest pair takes most of a minute on one core. None when `resume`'s `stop` said so.
+    fn build_with(
+        variant: Variant,
+        max_pieces: u32,
+        threads: usize,
+        resume: Option<&Resume>,
+        progress: &mut dyn FnMut(&str),
+    ) -> Option<Tablebase> {
         let started = Instant::now();
         let ix = Indexer::new(variant, max_pieces);
         let mut data = vec![0u8; ix.total];
         let threads = threads.clamp(1, 8);
-        for t in 0..=max_pieces {
+        let mut first_total = 0;
+        if let Some(r) = resume {
+            remove_stale_temporaries(r.dir, variant, max_pieces);
+        }
+        if let Some((smaller, path)) = resume.and_then(|r| smaller_cached(r.dir, variant, max_pieces)) {
+            data[..smaller.data.len()].copy_from_slice(&smaller.data);
+            first_total = smaller.max_pieces() + 1;
+            progress(&format!("tablebase {variant}: up to {} pieces from {}", smaller.max_pieces(), path.display()));
+        }
+        for t in first_total..=max_pieces {
             let start = ix.offset(0, t);
             let (lower, upper) = data.split_at_mut(start);
             let solver = Solver { ix: &ix, lower };
             // Pairs (a, b) with a ≥ b; class (b, a) lies before (a, b) in the layout.
             for a in t.div_ceil(2)..=t {
+                if resume.is_some_and(|r| (r.stop)()) {
+                    return None;
+                }
                 let b = t - a;
                 let group_started = Instant::now();
                 let lo = ix.offset(b, a) - start;
@@ -935,25 +1043,70 @@ impl Tablebase {
                 let (first, second) = upper.split_at_mut(if single { hi + ix.class_size(a, b) } else { hi });
                 let first = &mut first[lo..lo + ix.class_size(b, a)];
                 let second = if single { &mut [] } else { &mut second[..ix.class_size(a, b)] };
-                let mut pair = Pair {
-                    ix: &ix,
-                    class: [(b, a), (a, b)],
-                    counts: [vec![0; first.len()], vec![0; second.len()]],
-                    vals: [first, second],
-                    hist: [0; 256],
-                };
-                let classes = if single { 1 } else { 2 };
-                for k in 0..classes {
-                    let (ca, cb) = pair.class[k];
-                    let h = solver.first_pass(ca, cb, pair.vals[k], &mut pair.counts[k], threads);
-                    for (x, y) in pair.hist.iter_mut().zip(h) {
-                        *x += y;
+                let part = resume.map(|r| r.dir.join(part_name(variant, max_pieces, a, b)));
+                let partial = resume.map(|r| r.dir.join(partial_name(variant, max_pieces, a, b)));
+                let mut first_pass_s = 0.0;
+                let mut resumed_at = None;
+                let restored =
+                    part.as_deref().is_some_and(|path| read_part(path, variant, max_pieces, a, b, first, second));
+                if !restored {
+                    let mut pair = Pair {
+                        ix: &ix,
+                        class: [(b, a), (a, b)],
+                        counts: [vec![0; first.len()], vec![0; second.len()]],
+                        vals: [&mut *first, &mut *second],
+                        hist: [0; 256],
+                    };
+                    resumed_at = partial.as_deref().and_then(|path| pair.read_partial(path, variant, max_pieces));
+                    if resumed_at.is_none() {
+                        // A file that failed its checks may have been read into the arrays halfway.
+                        pair.vals.iter_mut().for_each(|v| v.fill(0));
+                        pair.counts.iter_mut().for_each(|c| c.fill(0));
+                        let classes = if single { 1 } else { 2 };
+                        for k in 0..classes {
+                            let (ca, cb) = pair.class[k];
+                            let h = solver.first_pass(ca, cb, pair.vals[k], &mut pair.counts[k], threads);
+                            for (x, y) in pair.hist.iter_mut().zip(h) {
+                                *x += y;
+                            }
+                        }
+                        first_pass_s = group_started.elapsed().as_secs_f64();
+                    }
+                    let mut saved_at = Instant::now();
+                    // A long first pass is kept at once: a short-lived engine may not see the next save.
+                    if let (Some(r), Some(path), None) = (resume, partial.as_deref(), resumed_at)
+                        && first_pass_s >= r.every.as_secs_f64() / 4.0
+                        && let Err(e) = pair.write_partial(path, variant, max_pieces, 0)
+                    {
+                        progress(&format!("tablebase progress {} not saved: {e}", path.display()));
+                    }
+                    let mut after_round = |pair: &Pair, d: u32| {
+                        let Some(r) = resume else { return true };
+                        let stopping = (r.stop)();
+                        if stopping || saved_at.elapsed() >= r.every {
+                            let path = partial.as_deref().expect("a resumable build has the folder");
+                            if let Err(e) = pair.write_partial(path, variant, max_pieces, d + 1) {
+                                progress(&format!("tablebase progress {} not saved: {e}", path.display()));
+                            }
+                            saved_at = Instant::now();
+                        }
+                        !stopping
+                    };
+                    if !pair.retrograde(threads, resumed_at.unwrap_or(0), &mut after_round) {
+                        return None;
+                    }
+                    pair.fill();
+                    if let Some(path) = &part {
+                        match write_part(path, variant, max_pieces, a, b, first, second) {
+                            Ok(()) => {
+                                let _ = fs::remove_file(partial.as_deref().expect("with the part"));
+                            }
+                            Err(e) => progress(&format!("tablebase part {} not saved: {e}", path.display())),
+                        }
                     }
                 }
-                pair.retrograde(threads);
-                pair.fill();
                 let mut wdl = [0usize; 3];
-                for &byte in pair.vals.iter().flat_map(|v| v.iter()) {
+                for &byte in first.iter().chain(second.iter()) {
                     wdl[match TbValue::decode(byte) {
                         TbValue::Win(_) => 0,
                         TbValue::Draw => 1,
@@ -962,9 +1115,18 @@ impl Tablebase {
                 }
                 let names = if single { format!("{a}v{b}") } else { format!("{a}v{b} and {b}v{a}") };
                 progress(&format!(
-                    "tablebase {variant} {names}: {} positions in {:.2} s (win {}, draw {}, loss {})",
+                    "tablebase {variant} {names}: {} positions {} (win {}, draw {}, loss {})",
                     wdl.iter().sum::<usize>(),
-                    group_started.elapsed().as_secs_f64(),
+                    if restored {
+                        "restored from an earlier build's part file".to_string()
+                    } else if let Some(d) = resumed_at {
+                        format!(
+                            "in {:.2} s, resumed at distance {d} from an earlier build",
+                            group_started.elapsed().as_secs_f64()
+                        )
+                    } else {
+                        format!("in {:.2} s (first pass {first_pass_s:.2} s)", group_started.elapsed().as_secs_f64())
+                    },
                     wdl[0],
                     wdl[1],
                     wdl[2]
@@ -976,7 +1138,7 @@ impl Tablebase {
             data.len(),
             started.elapsed().as_secs_f64()
         ));
-        Tablebase { ix, data }
+        Some(Tablebase { ix, data })
     }
 
     /// The board.
@@ -1134,7 +1296,9 @@ impl Tablebase {
         Self::load_or_build_on(dir, variant, max_pieces, all_cores(), progress)
     }
 
-    /// [`Tablebase::load_or_build`], building on `threads` threads.
+    /// [`Tablebase::load_or_build`], building on `threads` threads. The build resumes what an interrupted one
+    /// left in `dir` (the largest smaller table and each finished pair of material classes, see
+    /// [`Tablebase::build_on`]'s resumable form) and removes those part files once the whole table is saved.
     pub fn load_or_build_on(
         dir: impl AsRef<Path>,
         variant: Variant,
@@ -1142,35 +1306,183 @@ impl Tablebase {
         threads: usize,
         mut progress: impl FnMut(&str),
     ) -> Result<Tablebase, TbError> {
+        let resume = Resume { dir: dir.as_ref(), every: CHECKPOINT_EVERY, stop: &|| false };
+        Self::load_or_build_until(&resume, variant, max_pieces, threads, &mut progress)
+            .map(|tb| tb.expect("never asked to stop"))
+    }
+
+    /// [`Tablebase::load_or_build_on`] in `resume.dir`, which asks `resume.stop` between pairs of classes and
+    /// rounds of their retrograde analysis: Ok(None) when it said yes, with what was done left there for the
+    /// next build.
+    fn load_or_build_until(
+        resume: &Resume,
+        variant: Variant,
+        max_pieces: u32,
+        threads: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Option<Tablebase>, TbError> {
+        let dir = resume.dir;
         if max_pieces > MAX_PIECES {
             return Err(TbError::TooManyPieces(max_pieces));
         }
-        let path = dir.as_ref().join(Self::file_name(variant, max_pieces));
+        let path = dir.join(Self::file_name(variant, max_pieces));
         if path.exists() {
             match Self::load(&path, variant, max_pieces) {
                 Ok(tb) => {
                     progress(&format!("tablebase loaded from {}", path.display()));
-                    return Ok(tb);
+                    return Ok(Some(tb));
                 }
                 Err(e) => progress(&format!("tablebase {} not usable ({e}); rebuilding", path.display())),
             }
         }
-        let tb = Self::build_on(variant, max_pieces, threads, &mut progress);
+        // Without the folder the build still runs, only without part files.
+        let resume = fs::create_dir_all(dir).is_ok().then_some(resume);
+        let Some(tb) = Self::build_with(variant, max_pieces, threads, resume, progress) else {
+            return Ok(None);
+        };
         // Write to a temporary name and rename, so that a crash never leaves a half-written table under the name.
         let tmp: PathBuf = path.with_extension(format!("tmp{}", std::process::id()));
-        let saved = fs::create_dir_all(dir.as_ref())
-            .map_err(TbError::from)
-            .and_then(|_| tb.save(&tmp))
-            .and_then(|_| fs::rename(&tmp, &path).map_err(TbError::from));
+        let saved = tb.save(&tmp).and_then(|_| fs::rename(&tmp, &path).map_err(TbError::from));
         match saved {
-            Ok(()) => progress(&format!("tablebase saved to {}", path.display())),
+            Ok(()) => {
+                progress(&format!("tablebase saved to {}", path.display()));
+                for t in 0..=max_pieces {
+                    for a in t.div_ceil(2)..=t {
+                        let _ = fs::remove_file(dir.join(part_name(variant, max_pieces, a, t - a)));
+                        let _ = fs::remove_file(dir.join(partial_name(variant, max_pieces, a, t - a)));
+                    }
+                }
+            }
             Err(e) => {
                 let _ = fs::remove_file(&tmp);
                 progress(&format!("tablebase not saved to {}: {e}", path.display()));
             }
         }
-        Ok(tb)
+        Ok(Some(tb))
     }
+}
+
+/// The largest table with fewer than `max_pieces` pieces cached intact in `dir`, and its path.
+fn smaller_cached(dir: &Path, variant: Variant, max_pieces: u32) -> Option<(Tablebase, PathBuf)> {
+    (1..max_pieces).rev().find_map(|k| {
+        let path = dir.join(Tablebase::file_name(variant, k));
+        if !path.exists() {
+            return None;
+        }
+        Tablebase::load(&path, variant, k).ok().map(|tb| (tb, path))
+    })
+}
+
+/// The file of one finished pair of classes, (a, b) and (b, a), of an unfinished `max_pieces` table.
+fn part_name(variant: Variant, max_pieces: u32, a: u32, b: u32) -> String {
+    format!("fanorona-{variant}-{max_pieces}.part-{a}v{b}")
+}
+
+/// Removes the temporary files (`fanorona-<board>-<pieces>.tmp<pid>`) that a build of this table killed while it
+/// wrote left in `dir`: several hundred megabytes each. Only those of processes no longer running, where that can
+/// be known (Linux); elsewhere they stay.
+fn remove_stale_temporaries(dir: &Path, variant: Variant, max_pieces: u32) {
+    let prefix = format!("fanorona-{variant}-{max_pieces}.tmp");
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !process_running(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running; true where that cannot be known.
+fn process_running(pid: u32) -> bool {
+    if cfg!(target_os = "linux") { Path::new("/proc").join(pid.to_string()).exists() } else { true }
+}
+
+/// The file of one pair's unfinished retrograde analysis (see [`Pair::write_partial`]).
+fn partial_name(variant: Variant, max_pieces: u32, a: u32, b: u32) -> String {
+    format!("fanorona-{variant}-{max_pieces}.partial-{a}v{b}")
+}
+
+/// How often a resumable build saves an unfinished pair: a few times in the largest pair of six pieces (about a
+/// minute on one core, 4v2 and 2v4), each save about half a gigabyte written in a second or two. A first pass
+/// of a quarter of this or more is saved as soon as it ends.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
+/// Where a resumable build keeps what it has done, how often it saves a pair in progress, and when to stop.
+struct Resume<'a> {
+    dir: &'a Path,
+    every: Duration,
+    stop: &'a dyn Fn() -> bool,
+}
+
+/// The magic bytes of a file of a pair in progress, and the length of its header.
+const PARTIAL_MAGIC: [u8; 8] = *b"FNRTB\r\n\x1c";
+const PARTIAL_HEADER_LEN: usize = 40;
+
+/// The magic bytes of a part file (the table's own, with a different last byte, so that neither loads as the other).
+const PART_MAGIC: [u8; 8] = *b"FNRTB\r\n\x1b";
+
+/// The header of a part file: magic, format version, board, the table's pieces, a, b, length, checksum.
+fn part_header(variant: Variant, max_pieces: u32, a: u32, b: u32, first: &[u8], second: &[u8]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[0..8].copy_from_slice(&PART_MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12] = variant_code(variant);
+    h[13] = max_pieces as u8;
+    h[14] = a as u8;
+    h[15] = b as u8;
+    h[16..24].copy_from_slice(&((first.len() + second.len()) as u64).to_le_bytes());
+    let sum = checksum(first) ^ checksum(second).rotate_left(1);
+    h[24..32].copy_from_slice(&sum.to_le_bytes());
+    h
+}
+
+/// Saves a finished pair (through a temporary name, so that the part file is whole or absent).
+fn write_part(
+    path: &Path,
+    variant: Variant,
+    max_pieces: u32,
+    a: u32,
+    b: u32,
+    first: &[u8],
+    second: &[u8],
+) -> Result<(), TbError> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let written = (|| {
+        let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
+        f.write_all(&part_header(variant, max_pieces, a, b, first, second))?;
+        f.write_all(first)?;
+        f.write_all(second)?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    Ok(written?)
+}
+
+/// Fills the pair's two classes from its part file when that file is there and intact for exactly this table
+/// and pair; false (and the slices in any state) otherwise, and the pair is built again.
+fn read_part(
+    path: &Path,
+    variant: Variant,
+    max_pieces: u32,
+    a: u32,
+    b: u32,
+    first: &mut [u8],
+    second: &mut [u8],
+) -> bool {
+    let Ok(file) = fs::File::open(path) else { return false };
+    let mut f = io::BufReader::new(file);
+    let mut h = [0u8; HEADER_LEN];
+    let read = f.read_exact(&mut h).is_ok()
+        && f.read_exact(first).is_ok()
+        && f.read_exact(second).is_ok()
+        && matches!(f.read(&mut [0u8; 1]), Ok(0));
+    read && h == part_header(variant, max_pieces, a, b, first, second)
 }
 
 impl crate::search::Oracle for Tablebase {
@@ -1343,10 +1655,15 @@ fn offer(slot: &Mutex<Option<Arc<Tablebase>>>, tb: Tablebase) {
 /// on the 2-core development machine, a 563 MB file in the cache folder), and at once from the next.
 pub const ENGINE_PIECES: u32 = 6;
 
+/// The longest [`grow_shared`] waits for the smaller table before it builds the larger one from scratch.
+const SMALLER_WAIT: Duration = Duration::from_secs(180);
+
 /// [`shared`], then, on a thread of its own, the shared table of `variant` brought up to `pieces` pieces: loaded
 /// from `dir` when it is cached there, else built and saved there. Searches meanwhile use the smaller tables and
 /// nothing waits for the build. Without a cache folder, or with `FANORONA_TB_PIECES` set to fewer pieces, it
-/// stops at what [`shared`] gives. Returns the thread, which a caller may leave running.
+/// stops at what [`shared`] gives. Returns the thread, which a caller may leave running. A program that quits
+/// before the build is done leaves its progress in `dir`, and the next one goes on from there (see
+/// [`Tablebase::load_or_build_on`]).
 pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::thread::JoinHandle<()> {
     let pieces = grown_pieces(pieces, std::env::var("FANORONA_TB_PIECES").ok().as_deref());
     std::thread::spawn(move || {
@@ -1355,6 +1672,12 @@ pub fn grow_shared(variant: Variant, dir: Option<PathBuf>, pieces: u32) -> std::
         let current = shared(variant, dir.as_deref()).max_pieces();
         background_priority();
         let Some(dir) = dir.filter(|_| current < pieces && pieces > BACKGROUND_PIECES) else { return };
+        // The larger build starts from the cached smaller table (its first entries): wait for the build `shared`
+        // started rather than do its work twice. A stuck one is not waited for beyond a few minutes.
+        let waiting = Instant::now();
+        while shared_pieces(variant).is_none_or(|n| n < BACKGROUND_PIECES) && waiting.elapsed() < SMALLER_WAIT {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let threads = all_cores().saturating_sub(1).max(1);
         if let Ok(tb) = Tablebase::load_or_build_on(&dir, variant, pieces, threads, |_| {}) {
             offer(shared_slot(variant), tb);
@@ -1798,6 +2121,119 @@ mod tests {
         assert!(log[0].contains("not usable"), "{log:?}");
         assert_eq!(third.data, first.data);
         assert!(Tablebase::load(&file, Variant::Dimy, 2).is_ok());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_interrupted_build_resumes_from_its_part_files_and_the_smaller_table() {
+        let variant = Variant::Tsivy;
+        let want = Tablebase::build_on(variant, 4, 2, quiet);
+        let dir = tmp_path("resume");
+        let _ = fs::remove_dir_all(&dir);
+        let part = |a: u32, b: u32| dir.join(part_name(variant, 4, a, b));
+        // The three-piece table is cached: the four-piece build starts from its entries.
+        Tablebase::load_or_build_on(&dir, variant, 3, 2, quiet).unwrap();
+        // A killed build's temporary file is removed; a running process's is not.
+        let stale = dir.join(format!("fanorona-{variant}-4.tmp{}", u32::MAX - 1));
+        let live = dir.join(format!("fanorona-{variant}-4.tmp1"));
+        fs::write(&stale, b"half a table").unwrap();
+        fs::write(&live, b"being written").unwrap();
+        // Stopped before its third pair (4v0): 2v2 and 3v1 are finished and saved as parts, no table yet. `stop`
+        // is asked before each pair and after each of its MAX_DISTANCE rounds of retrograde analysis.
+        let asked = std::cell::Cell::new(0);
+        let per_pair = 1 + MAX_DISTANCE as usize;
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 2 * per_pair
+        };
+        let mut log = Vec::new();
+        let never = Duration::MAX;
+        let resume = Resume { dir: &dir, every: never, stop: &stop };
+        let stopped = Tablebase::load_or_build_until(&resume, variant, 4, 2, &mut |s| log.push(s.to_string()));
+        assert!(stopped.unwrap().is_none());
+        assert!(log[0].contains("up to 3 pieces from"), "{log:?}");
+        assert!(log.iter().all(|l| !l.contains("2v1") && !l.contains("restored")), "{log:?}");
+        assert!(part(2, 2).exists() && part(3, 1).exists() && !part(4, 0).exists());
+        assert!(!dir.join(Tablebase::file_name(variant, 4)).exists());
+        assert!(!stale.exists() || !cfg!(target_os = "linux"));
+        assert!(live.exists(), "process 1 runs");
+        // A damaged part is built again; the intact one is taken as it is.
+        let mut damaged = fs::read(part(3, 1)).unwrap();
+        damaged[HEADER_LEN + 777] ^= 1;
+        fs::write(part(3, 1), &damaged).unwrap();
+        log.clear();
+        let resume = Resume { dir: &dir, every: never, stop: &|| false };
+        let tb = Tablebase::load_or_build_until(&resume, variant, 4, 2, &mut |s| log.push(s.to_string()));
+        let tb = tb.unwrap().expect("not stopped");
+        assert_eq!(tb.data, want.data, "the resumed table is the one built in one go");
+        let line = |name: &str| log.iter().find(|l| l.contains(name)).cloned().unwrap_or_default();
+        assert!(line(" 2v2:").contains("restored"), "{log:?}");
+        assert!(line(" 3v1 ").contains(" in "), "{log:?}");
+        assert!(line(" 4v0 ").contains(" in "), "{log:?}");
+        // Saved whole, and the parts are gone.
+        assert_eq!(Tablebase::load(dir.join(Tablebase::file_name(variant, 4)), variant, 4).unwrap().data, want.data);
+        assert!(!part(2, 2).exists() && !part(3, 1).exists() && !part(4, 0).exists());
+        // A part of another table or pair is never taken for this one.
+        write_part(&part(2, 2), variant, 5, 2, 2, &want.data[..10], &[]).unwrap();
+        let (mut first, mut second) = (vec![0u8; 10], vec![]);
+        assert!(!read_part(&part(2, 2), variant, 4, 2, 2, &mut first, &mut second));
+        assert!(read_part(&part(2, 2), variant, 5, 2, 2, &mut first, &mut second));
+        assert!(!read_part(&part(2, 2), variant, 5, 3, 1, &mut first, &mut second));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_pair_stopped_halfway_resumes_its_retrograde_analysis() {
+        let variant = Variant::Dimy;
+        let want = Tablebase::build_on(variant, 5, 2, quiet);
+        let dir = tmp_path("halfway");
+        let _ = fs::remove_dir_all(&dir);
+        let partial = |a: u32, b: u32| dir.join(partial_name(variant, 5, a, b));
+        let fresh = || {
+            let _ = fs::remove_dir_all(&dir);
+            Tablebase::load_or_build_on(&dir, variant, 4, 2, quiet).unwrap();
+        };
+        // From the cached 4-piece table, the pairs are 3v2 (asked before it, then after each round), 4v1 and 5v0.
+        // Stopped after round 4 of 3v2, saved only there, or saved at every round: the last save is at the stop.
+        for (stop_at, every) in [(5, Duration::MAX), (5, Duration::ZERO)] {
+            fresh();
+            let asked = std::cell::Cell::new(0);
+            let stop = || {
+                asked.set(asked.get() + 1);
+                asked.get() > stop_at
+            };
+            let resume = Resume { dir: &dir, every, stop: &stop };
+            let mut log = Vec::new();
+            let stopped = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
+            assert!(stopped.unwrap().is_none(), "{log:?}");
+            assert!(partial(3, 2).exists() && !dir.join(part_name(variant, 5, 3, 2)).exists());
+            log.clear();
+            let resume = Resume { dir: &dir, every: Duration::MAX, stop: &|| false };
+            let tb = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
+            assert_eq!(tb.unwrap().expect("not stopped").data, want.data);
+            let line = log.iter().find(|l| l.contains(" 3v2 and 2v3:")).cloned().unwrap_or_default();
+            assert!(line.contains("resumed at distance 5 "), "{log:?}");
+            assert!(!partial(3, 2).exists());
+        }
+        // A damaged save is not taken up: the pair is built from its first pass again.
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 5
+        };
+        fresh();
+        let resume = Resume { dir: &dir, every: Duration::MAX, stop: &stop };
+        assert!(Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |_| {}).unwrap().is_none());
+        let mut damaged = fs::read(partial(3, 2)).unwrap();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        fs::write(partial(3, 2), &damaged).unwrap();
+        let mut log = Vec::new();
+        let resume = Resume { dir: &dir, every: Duration::MAX, stop: &|| false };
+        let tb = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
+        assert_eq!(tb.unwrap().expect("not stopped").data, want.data);
+        let line = log.iter().find(|l| l.contains(" 3v2 and 2v3:")).cloned().unwrap_or_default();
+        assert!(line.contains("first pass"), "{log:?}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
