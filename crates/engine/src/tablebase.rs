@@ -1096,10 +1096,16 @@ impl Tablebase {
                         return None;
                     }
                     pair.fill();
-                    if let Some(path) = &part {
-                        match write_part(path, variant, max_pieces, a, b, first, second) {
+                    if let (Some(path), Some(partial), Some(r)) = (&part, &partial, resume) {
+                        let saved = if group_started.elapsed() >= r.keep_from || resumed_at.is_some() {
+                            write_part(path, variant, max_pieces, a, b, first, second)
+                        } else {
+                            Ok(())
+                        };
+                        // The analysis in progress is of no more use once the pair is saved or quick to build.
+                        match saved {
                             Ok(()) => {
-                                let _ = fs::remove_file(partial.as_deref().expect("with the part"));
+                                let _ = fs::remove_file(partial);
                             }
                             Err(e) => progress(&format!("tablebase part {} not saved: {e}", path.display())),
                         }
@@ -1306,7 +1312,7 @@ impl Tablebase {
         threads: usize,
         mut progress: impl FnMut(&str),
     ) -> Result<Tablebase, TbError> {
-        let resume = Resume { dir: dir.as_ref(), every: CHECKPOINT_EVERY, stop: &|| false };
+        let resume = Resume { dir: dir.as_ref(), every: CHECKPOINT_EVERY, keep_from: KEEP_FROM, stop: &|| false };
         Self::load_or_build_until(&resume, variant, max_pieces, threads, &mut progress)
             .map(|tb| tb.expect("never asked to stop"))
     }
@@ -1410,12 +1416,18 @@ fn partial_name(variant: Variant, max_pieces: u32, a: u32, b: u32) -> String {
 /// of a quarter of this or more is saved as soon as it ends.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
-/// Where a resumable build keeps what it has done, how often it saves a pair in progress, and when to stop.
+/// Where a resumable build keeps what it has done, how often it saves a pair in progress, the shortest build of
+/// a pair worth a part file, and when to stop.
 struct Resume<'a> {
     dir: &'a Path,
     every: Duration,
+    keep_from: Duration,
     stop: &'a dyn Fn() -> bool,
 }
+
+/// The shortest build of a pair that a resumable build saves: the smaller pairs take less than this to build
+/// again, and a table of five pieces leaves two part files instead of sixteen.
+const KEEP_FROM: Duration = Duration::from_secs(1);
 
 /// The magic bytes of a file of a pair in progress, and the length of its header.
 const PARTIAL_MAGIC: [u8; 8] = *b"FNRTB\r\n\x1c";
@@ -1710,14 +1722,23 @@ pub fn shared_pieces(variant: Variant) -> Option<u32> {
 
 /// Where tablebase files are cached: `$FANORONA_TB_DIR`, else `$XDG_CACHE_HOME/fanorona`, else
 /// `$HOME/.cache/fanorona`.
+///
+/// An empty variable counts as unset (as the XDG specification says of its own), rather than as the current
+/// folder, where a table of several hundred megabytes would land wherever the program was started.
 pub fn default_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("FANORONA_TB_DIR") {
+    dir_from(|name| std::env::var_os(name))
+}
+
+/// [`default_dir`] with the environment read through `env`.
+fn dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let var = |name: &str| env(name).filter(|v| !v.is_empty());
+    if let Some(d) = var("FANORONA_TB_DIR") {
         return Some(PathBuf::from(d));
     }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+    if let Some(d) = var("XDG_CACHE_HOME") {
         return Some(PathBuf::from(d).join("fanorona"));
     }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("fanorona"))
+    var("HOME").map(|h| PathBuf::from(h).join(".cache").join("fanorona"))
 }
 
 #[cfg(test)]
@@ -2148,7 +2169,7 @@ mod tests {
         };
         let mut log = Vec::new();
         let never = Duration::MAX;
-        let resume = Resume { dir: &dir, every: never, stop: &stop };
+        let resume = Resume { dir: &dir, every: never, keep_from: Duration::ZERO, stop: &stop };
         let stopped = Tablebase::load_or_build_until(&resume, variant, 4, 2, &mut |s| log.push(s.to_string()));
         assert!(stopped.unwrap().is_none());
         assert!(log[0].contains("up to 3 pieces from"), "{log:?}");
@@ -2162,7 +2183,7 @@ mod tests {
         damaged[HEADER_LEN + 777] ^= 1;
         fs::write(part(3, 1), &damaged).unwrap();
         log.clear();
-        let resume = Resume { dir: &dir, every: never, stop: &|| false };
+        let resume = Resume { dir: &dir, every: never, keep_from: Duration::ZERO, stop: &|| false };
         let tb = Tablebase::load_or_build_until(&resume, variant, 4, 2, &mut |s| log.push(s.to_string()));
         let tb = tb.unwrap().expect("not stopped");
         assert_eq!(tb.data, want.data, "the resumed table is the one built in one go");
@@ -2179,7 +2200,30 @@ mod tests {
         assert!(!read_part(&part(2, 2), variant, 4, 2, 2, &mut first, &mut second));
         assert!(read_part(&part(2, 2), variant, 5, 2, 2, &mut first, &mut second));
         assert!(!read_part(&part(2, 2), variant, 5, 3, 1, &mut first, &mut second));
+        // Pairs quicker to build than `keep_from` are not saved.
+        let _ = fs::remove_dir_all(&dir);
+        asked.set(0);
+        let resume = Resume { dir: &dir, every: never, keep_from: Duration::MAX, stop: &stop };
+        assert!(Tablebase::load_or_build_until(&resume, variant, 4, 2, &mut |_| {}).unwrap().is_none());
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_cache_folder_comes_from_the_environment_and_an_empty_variable_is_unset() {
+        let with = |vars: &[(&str, &str)]| {
+            let vars: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            dir_from(move |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.into()))
+        };
+        let all = [("FANORONA_TB_DIR", "/tb"), ("XDG_CACHE_HOME", "/xdg"), ("HOME", "/home/u")];
+        assert_eq!(with(&all), Some(PathBuf::from("/tb")));
+        assert_eq!(with(&all[1..]), Some(PathBuf::from("/xdg/fanorona")));
+        assert_eq!(with(&all[2..]), Some(PathBuf::from("/home/u/.cache/fanorona")));
+        assert_eq!(
+            with(&[("FANORONA_TB_DIR", ""), ("XDG_CACHE_HOME", ""), ("HOME", "/h")]),
+            Some(PathBuf::from("/h/.cache/fanorona"))
+        );
+        assert_eq!(with(&[("FANORONA_TB_DIR", ""), ("HOME", "")]), None);
     }
 
     #[test]
@@ -2202,13 +2246,13 @@ mod tests {
                 asked.set(asked.get() + 1);
                 asked.get() > stop_at
             };
-            let resume = Resume { dir: &dir, every, stop: &stop };
+            let resume = Resume { dir: &dir, every, keep_from: Duration::ZERO, stop: &stop };
             let mut log = Vec::new();
             let stopped = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
             assert!(stopped.unwrap().is_none(), "{log:?}");
             assert!(partial(3, 2).exists() && !dir.join(part_name(variant, 5, 3, 2)).exists());
             log.clear();
-            let resume = Resume { dir: &dir, every: Duration::MAX, stop: &|| false };
+            let resume = Resume { dir: &dir, every: Duration::MAX, keep_from: Duration::ZERO, stop: &|| false };
             let tb = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
             assert_eq!(tb.unwrap().expect("not stopped").data, want.data);
             let line = log.iter().find(|l| l.contains(" 3v2 and 2v3:")).cloned().unwrap_or_default();
@@ -2222,14 +2266,14 @@ mod tests {
             asked.get() > 5
         };
         fresh();
-        let resume = Resume { dir: &dir, every: Duration::MAX, stop: &stop };
+        let resume = Resume { dir: &dir, every: Duration::MAX, keep_from: Duration::ZERO, stop: &stop };
         assert!(Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |_| {}).unwrap().is_none());
         let mut damaged = fs::read(partial(3, 2)).unwrap();
         let last = damaged.len() - 1;
         damaged[last] ^= 1;
         fs::write(partial(3, 2), &damaged).unwrap();
         let mut log = Vec::new();
-        let resume = Resume { dir: &dir, every: Duration::MAX, stop: &|| false };
+        let resume = Resume { dir: &dir, every: Duration::MAX, keep_from: Duration::ZERO, stop: &|| false };
         let tb = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
         assert_eq!(tb.unwrap().expect("not stopped").data, want.data);
         let line = log.iter().find(|l| l.contains(" 3v2 and 2v3:")).cloned().unwrap_or_default();
