@@ -847,20 +847,8 @@ impl Pair<'_> {
     /// Saves the pair's analysis before the round of distance `next` (values and successor counts of both
     /// classes; 0 after the first pass), through a temporary name so that the file is whole or absent.
     fn write_partial(&self, path: &Path, variant: Variant, max_pieces: u32, next: u32) -> Result<(), TbError> {
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        let written = (|| {
-            let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
-            f.write_all(&self.partial_header(variant, max_pieces, next))?;
-            for part in [&*self.vals[0], &*self.vals[1], &self.counts[0], &self.counts[1]] {
-                f.write_all(part)?;
-            }
-            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            fs::rename(&tmp, path)
-        })();
-        if written.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        Ok(written?)
+        let header = self.partial_header(variant, max_pieces, next);
+        write_whole(path, &[&header, self.vals[0], self.vals[1], &self.counts[0], &self.counts[1]])
     }
 
     /// Takes up the analysis [`Pair::write_partial`] saved for exactly this table and pair: the distance of the
@@ -1303,8 +1291,9 @@ impl Tablebase {
     }
 
     /// [`Tablebase::load_or_build`], building on `threads` threads. The build resumes what an interrupted one
-    /// left in `dir` (the largest smaller table and each finished pair of material classes, see
-    /// [`Tablebase::build_on`]'s resumable form) and removes those part files once the whole table is saved.
+    /// left in `dir` (it starts from the largest smaller table cached there, takes each pair of material classes
+    /// already finished, and the pair in progress where it was last saved: see the module documentation) and
+    /// removes those files once the whole table is saved.
     pub fn load_or_build_on(
         dir: impl AsRef<Path>,
         variant: Variant,
@@ -1346,10 +1335,7 @@ impl Tablebase {
         let Some(tb) = Self::build_with(variant, max_pieces, threads, resume, progress) else {
             return Ok(None);
         };
-        // Write to a temporary name and rename, so that a crash never leaves a half-written table under the name.
-        let tmp: PathBuf = path.with_extension(format!("tmp{}", std::process::id()));
-        let saved = tb.save(&tmp).and_then(|_| fs::rename(&tmp, &path).map_err(TbError::from));
-        match saved {
+        match write_whole(&path, &[&tb.header(), &tb.data]) {
             Ok(()) => {
                 progress(&format!("tablebase saved to {}", path.display()));
                 for t in 0..=max_pieces {
@@ -1359,10 +1345,7 @@ impl Tablebase {
                     }
                 }
             }
-            Err(e) => {
-                let _ = fs::remove_file(&tmp);
-                progress(&format!("tablebase not saved to {}: {e}", path.display()));
-            }
+            Err(e) => progress(&format!("tablebase not saved to {}: {e}", path.display())),
         }
         Ok(Some(tb))
     }
@@ -1461,12 +1444,19 @@ fn write_part(
     first: &[u8],
     second: &[u8],
 ) -> Result<(), TbError> {
+    write_whole(path, &[&part_header(variant, max_pieces, a, b, first, second), first, second])
+}
+
+/// Writes `pieces` one after the other to `path` through a temporary name in the same folder
+/// (`<stem>.tmp<pid>`, which [`remove_stale_temporaries`] clears after a crash), so that the file is whole or
+/// absent, never half written.
+fn write_whole(path: &Path, pieces: &[&[u8]]) -> Result<(), TbError> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let written = (|| {
         let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
-        f.write_all(&part_header(variant, max_pieces, a, b, first, second))?;
-        f.write_all(first)?;
-        f.write_all(second)?;
+        for piece in pieces {
+            f.write_all(piece)?;
+        }
         f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         fs::rename(&tmp, path)
     })();
