@@ -831,15 +831,7 @@ impl Pair<'_> {
         let (a, b) = self.class[1];
         let parts = [&*self.vals[0], &*self.vals[1], &self.counts[0], &self.counts[1]];
         let mut h = [0u8; PARTIAL_HEADER_LEN];
-        h[0..8].copy_from_slice(&PARTIAL_MAGIC);
-        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        h[12] = variant_code(variant);
-        h[13] = max_pieces as u8;
-        h[14] = a as u8;
-        h[15] = b as u8;
-        h[16..24].copy_from_slice(&(parts.iter().map(|p| p.len()).sum::<usize>() as u64).to_le_bytes());
-        let sum = parts.iter().enumerate().fold(0u64, |x, (i, p)| x ^ checksum(p).rotate_left(i as u32));
-        h[24..32].copy_from_slice(&sum.to_le_bytes());
+        h[..HEADER_LEN].copy_from_slice(&pair_header(PARTIAL_MAGIC, variant, max_pieces, a, b, &parts));
         h[32..36].copy_from_slice(&next.to_le_bytes());
         h
     }
@@ -1419,17 +1411,23 @@ const PARTIAL_HEADER_LEN: usize = 40;
 /// The magic bytes of a part file (the table's own, with a different last byte, so that neither loads as the other).
 const PART_MAGIC: [u8; 8] = *b"FNRTB\r\n\x1b";
 
-/// The header of a part file: magic, format version, board, the table's pieces, a, b, length, checksum.
+/// The header of a part file.
 fn part_header(variant: Variant, max_pieces: u32, a: u32, b: u32, first: &[u8], second: &[u8]) -> [u8; HEADER_LEN] {
+    pair_header(PART_MAGIC, variant, max_pieces, a, b, &[first, second])
+}
+
+/// The header of a file of pair (a, b) of a `max_pieces` table, whose contents are `parts` one after the other:
+/// magic, format version, board, the table's pieces, a, b, length, checksum.
+fn pair_header(magic: [u8; 8], variant: Variant, max_pieces: u32, a: u32, b: u32, parts: &[&[u8]]) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
-    h[0..8].copy_from_slice(&PART_MAGIC);
+    h[0..8].copy_from_slice(&magic);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12] = variant_code(variant);
     h[13] = max_pieces as u8;
     h[14] = a as u8;
     h[15] = b as u8;
-    h[16..24].copy_from_slice(&((first.len() + second.len()) as u64).to_le_bytes());
-    let sum = checksum(first) ^ checksum(second).rotate_left(1);
+    h[16..24].copy_from_slice(&(parts.iter().map(|p| p.len()).sum::<usize>() as u64).to_le_bytes());
+    let sum = parts.iter().enumerate().fold(0u64, |x, (i, p)| x ^ checksum(p).rotate_left(i as u32));
     h[24..32].copy_from_slice(&sum.to_le_bytes());
     h
 }
