@@ -2133,6 +2133,14 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A `stop` for a resumable build that says yes from its `n + 1`-th question on, counting them in `asked`.
+    fn stop_after(asked: &std::cell::Cell<usize>, n: usize) -> impl Fn() -> bool + '_ {
+        move || {
+            asked.set(asked.get() + 1);
+            asked.get() > n
+        }
+    }
+
     #[test]
     fn an_interrupted_build_resumes_from_its_part_files_and_the_smaller_table() {
         let variant = Variant::Tsivy;
@@ -2151,10 +2159,7 @@ mod tests {
         // is asked before each pair and after each of its MAX_DISTANCE rounds of retrograde analysis.
         let asked = std::cell::Cell::new(0);
         let per_pair = 1 + MAX_DISTANCE as usize;
-        let stop = || {
-            asked.set(asked.get() + 1);
-            asked.get() > 2 * per_pair
-        };
+        let stop = stop_after(&asked, 2 * per_pair);
         let mut log = Vec::new();
         let never = Duration::MAX;
         let resume = Resume { dir: &dir, every: never, keep_from: Duration::ZERO, stop: &stop };
@@ -2230,10 +2235,7 @@ mod tests {
         for (stop_at, every) in [(5, Duration::MAX), (5, Duration::ZERO)] {
             fresh();
             let asked = std::cell::Cell::new(0);
-            let stop = || {
-                asked.set(asked.get() + 1);
-                asked.get() > stop_at
-            };
+            let stop = stop_after(&asked, stop_at);
             let resume = Resume { dir: &dir, every, keep_from: Duration::ZERO, stop: &stop };
             let mut log = Vec::new();
             let stopped = Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |s| log.push(s.to_string()));
@@ -2249,10 +2251,7 @@ mod tests {
         }
         // A damaged save is not taken up: the pair is built from its first pass again.
         let asked = std::cell::Cell::new(0);
-        let stop = || {
-            asked.set(asked.get() + 1);
-            asked.get() > 5
-        };
+        let stop = stop_after(&asked, 5);
         fresh();
         let resume = Resume { dir: &dir, every: Duration::MAX, keep_from: Duration::ZERO, stop: &stop };
         assert!(Tablebase::load_or_build_until(&resume, variant, 5, 2, &mut |_| {}).unwrap().is_none());
