@@ -378,6 +378,9 @@ pub struct Searcher {
     /// Experimental (option `hmalus`): a cut lowers the history of the quiet steps tried before it, and
     /// history moves by gravity (a bonus shrinks as the entry nears its bound), as in Stockfish.
     pub hist_malus: bool,
+    /// Experimental (option `hage=N`): each new search starts with the history shifted right by N bits, so
+    /// that what was learnt in an earlier phase of the game fades instead of saturating at its bound.
+    pub hist_age: u32,
     killers: Vec<[Option<Step>; 2]>,
     pv: Vec<Vec<Step>>,
     /// Turn-start hashes of the game so far and of the current search path (for repetition).
@@ -647,6 +650,7 @@ impl Searcher {
             cap_history: Box::new([[[0; 64]; 64]; 4]),
             cap_hist: false,
             hist_malus: false,
+            hist_age: 0,
             killers: vec![[None; 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
             path: Vec::new(),
@@ -748,7 +752,7 @@ impl Searcher {
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `rfp`
     /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `qs-single`, `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
-    /// and malus), `threads` (Lazy SMP), `cmove` (countermoves), `conthist` (continuation history), `space`, `keep` (pieces kept on the board), `asp`
+    /// and malus), `hage` (history aged at each search), `threads` (Lazy SMP), `cmove` (countermoves), `conthist` (continuation history), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
     /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
@@ -802,6 +806,7 @@ impl Searcher {
                     self.iir = fresh.iir;
                     self.cap_hist = fresh.cap_hist;
                     self.hist_malus = fresh.hist_malus;
+                    self.hist_age = fresh.hist_age;
                     self.use_book = fresh.use_book;
                     self.book = None;
                     self.tuned_weights = fresh.tuned_weights;
@@ -940,6 +945,7 @@ impl Searcher {
                 "iir" => self.iir = flag()?,
                 "caphist" => self.cap_hist = flag()?,
                 "hmalus" => self.hist_malus = flag()?,
+                "hage" => self.hist_age = number()?.clamp(0, 31) as u32,
                 "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
                 "eval" => {
                     self.eval = match value {
@@ -1275,6 +1281,7 @@ impl Searcher {
         self.iir = main.iir;
         self.cap_hist = main.cap_hist;
         self.hist_malus = main.hist_malus;
+        self.hist_age = main.hist_age;
         self.space_weight = main.space_weight;
         self.keep_weight = main.keep_weight;
         self.lmr_log = main.lmr_log;
@@ -2220,6 +2227,14 @@ impl Run {
     fn new(searcher: &mut Searcher, pos: &Position, history: &[u64], limits: Limits) -> Run {
         let start = Instant::now();
         searcher.begin(limits, start);
+        if searcher.hist_age > 0 {
+            let shift = searcher.hist_age;
+            for h in searcher.history.iter_mut().chain(searcher.cap_history.iter_mut()) {
+                for row in h.iter_mut() {
+                    row.iter_mut().for_each(|v| *v >>= shift);
+                }
+            }
+        }
         // The first legal turn, so that a search stopped at once still answers.
         let turns = pos.legal_turns();
         let lines_wanted = limits.multipv.clamp(1, turns.len().max(1));
@@ -2530,6 +2545,24 @@ mod tests {
             assert!(c.play_turn(&best).is_ok(), "{best}");
             assert_eq!(r.depth, d);
         }
+    }
+
+    #[test]
+    fn history_ages_at_each_new_search_only_when_asked() {
+        let p = Position::start(&Rules::default());
+        let mut s = Searcher::new(1);
+        s.history[0][10][11] = 1000;
+        s.history[1][20][21] = -7;
+        s.cap_history[2][30][31] = 64;
+        Run::new(&mut s, &p, &[], Limits::depth(1));
+        assert_eq!((s.history[0][10][11], s.history[1][20][21], s.cap_history[2][30][31]), (1000, -7, 64));
+        s.configure("max,hage=2").unwrap();
+        Run::new(&mut s, &p, &[], Limits::depth(1));
+        // A quarter, rounded down (a malus stays negative).
+        assert_eq!((s.history[0][10][11], s.history[1][20][21], s.cap_history[2][30][31]), (250, -2, 16));
+        s.configure("max").unwrap();
+        assert_eq!(s.hist_age, 0);
+        assert!(s.configure("hage=x").is_err());
     }
 
     #[test]
