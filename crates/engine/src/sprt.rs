@@ -24,6 +24,10 @@ pub const OPENINGS: &str = include_str!("../data/openings.txt");
 /// (long exchanges) ends that opening, which is then dropped for having too few turns or kept if it has 4.
 const TURN_NODES: u64 = 2_000_000;
 
+/// Tries in a row that reach no final position not seen before, after which [`Book::generate`] gives up: the
+/// openings its choice of turns reaches are exhausted.
+const STALE_TRIES: usize = 2_000;
+
 /// Turns of a generated opening are drawn by default among those within this much of the best (hundredths of a
 /// piece).
 pub const CHOICE_MARGIN: i32 = 150;
@@ -148,6 +152,9 @@ impl Book {
     /// and a final search that needs more than a few million nodes drops it: a few positions of exchanges would
     /// otherwise take minutes each.
     ///
+    /// Fewer than `count` come back when the turns it may choose reach no more distinct openings ([`STALE_TRIES`]
+    /// tries in a row find none new): a narrow `choice` with a narrow window reaches only a few dozen.
+    ///
     /// With `check_nodes`, the final position must also pass a second, deep check: a full-strength search of that
     /// many nodes must score it inside the same window (and find no forced win). Fanorona's exchanges run deep: of
     /// 30 openings of the committed book searched with 20 M nodes, 6 were forced wins for one side and 8 more
@@ -173,9 +180,10 @@ impl Book {
         });
         let mut openings = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut tries = 0;
-        while openings.len() < count {
+        let (mut tries, mut stale) = (0, 0);
+        while openings.len() < count && stale < STALE_TRIES {
             tries += 1;
+            stale += 1;
             let mut game = Game::new(Rules::default());
             let n = rng.random_range(4..=6);
             for _ in 0..n {
@@ -195,6 +203,7 @@ impl Book {
             if game.is_over() || game.turns().len() < 4 || !seen.insert(game.position().hash()) {
                 continue;
             }
+            stale = 0;
             let limits = Limits { depth: Some(depth + 1), nodes: Some(4_000_000), ..Limits::default() };
             let r = searcher.search(game.position(), &history_hashes(&game), limits, |_| {});
             if r.depth != depth + 1 || !(min..=margin).contains(&r.score.abs()) {
@@ -941,6 +950,15 @@ mod tests {
             let score = deep_score(o);
             assert!(score.abs() <= margin, "{o:?} scores {score} after {nodes} nodes");
         }
+    }
+
+    #[test]
+    fn generation_stops_when_its_choice_of_turns_reaches_no_more_openings() {
+        // Only the best turns of a depth-1 search: a handful of distinct openings, far fewer than asked for.
+        let book = Book::generate(100, 1, (0, 10_000), 0, None, 3, |_, _| {});
+        assert!(!book.openings.is_empty() && book.openings.len() < 100, "{} openings", book.openings.len());
+        let distinct: std::collections::HashSet<_> = book.openings.iter().collect();
+        assert_eq!(distinct.len(), book.openings.len());
     }
 
     #[test]

@@ -749,6 +749,12 @@ fn run(command: Command) -> Result<(), String> {
                     eprintln!("{n} openings from {tries} tries, {:.0} s", t0.elapsed().as_secs_f64());
                 }
             });
+            if book.openings.len() < count {
+                eprintln!(
+                    "only {} distinct openings within the window: the turns chosen reach no more (a wider --choice reaches more)",
+                    book.openings.len()
+                );
+            }
             let (kind, window, mut flag) = if min > 0 {
                 ("Unbalanced", format!("between {min} and {margin}"), format!(" --min {min}"))
             } else {
