@@ -751,7 +751,8 @@ fn run(command: Command) -> Result<(), String> {
             });
             if book.openings.len() < count {
                 eprintln!(
-                    "only {} distinct openings within the window: the turns chosen reach no more (a wider --choice reaches more)",
+                    "found {} of the {count} openings asked for: the turns chosen reach no more distinct ones within the \
+                     window (a wider --choice reaches more)",
                     book.openings.len()
                 );
             }
