@@ -1218,13 +1218,9 @@ impl Tablebase {
     }
 
     /// Writes the table to `path`: a 32-byte header (magic, format version, board, piece count, data length,
-    /// checksum) and one byte per entry.
+    /// checksum) and one byte per entry, through a temporary name so that the file is whole or absent.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), TbError> {
-        let mut f = io::BufWriter::new(fs::File::create(path)?);
-        f.write_all(&self.header())?;
-        f.write_all(&self.data)?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        Ok(())
+        write_whole(path.as_ref(), &[&self.header(), &self.data])
     }
 
     /// Reads a table written by [`Tablebase::save`], checking that it is for `variant` and `max_pieces` and that
@@ -1327,7 +1323,7 @@ impl Tablebase {
         let Some(tb) = Self::build_with(variant, max_pieces, threads, resume, progress) else {
             return Ok(None);
         };
-        match write_whole(&path, &[&tb.header(), &tb.data]) {
+        match tb.save(&path) {
             Ok(()) => {
                 progress(&format!("tablebase saved to {}", path.display()));
                 for t in 0..=max_pieces {
