@@ -580,6 +580,17 @@ pub struct Searcher {
     cont_table: Vec<i32>,
     /// The step ply at which the turn of the node at each step ply started (for the side's own last step).
     turn_start: Vec<usize>,
+    /// Option `corr=N` (0: off): correction history, as in Stockfish. Where a quiet turn start's search ends
+    /// with a score the quiet leaf's evaluation missed, the error is learnt in tables keyed by the side to move's
+    /// pieces and by the opponent's; N percent of what they hold for a quiet leaf is added to its score.
+    pub corr: i32,
+    /// The tables of [`Searcher::corr`] ([`corr_slots`]): empty until the option is first used.
+    corr_table: Vec<i32>,
+    /// Option `corr-depth=N`: the least depth of a search whose score correction history learns from.
+    pub corr_depth: i32,
+    /// Option `corr-rate=N`: how fast an entry follows the errors, an update of a search of depth d moving it
+    /// (d + 1) / N of the way (at most 16 / N).
+    pub corr_rate: i32,
 }
 
 /// `n.ln()` for the late-move reductions, from a table for the depths and step counts that occur (the logarithm
@@ -709,6 +720,10 @@ impl Searcher {
             cont_hist: 0,
             cont_table: Vec::new(),
             turn_start: vec![0; MAX_PLY + 1],
+            corr: 0,
+            corr_table: Vec::new(),
+            corr_depth: CORR_DEPTH,
+            corr_rate: CORR_RATE,
             single_reply: false,
             iir: false,
             use_partial: false,
@@ -752,7 +767,7 @@ impl Searcher {
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `rfp`
     /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `qs-single`, `ext1`, `iir` (internal
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
-    /// and malus), `hage` (history aged at each search), `threads` (Lazy SMP), `cmove` (countermoves), `conthist` (continuation history), `space`, `keep` (pieces kept on the board), `asp`
+    /// and malus), `hage` (history aged at each search), `corr` (correction history), `corr-depth`, `corr-rate`, `threads` (Lazy SMP), `cmove` (countermoves), `conthist` (continuation history), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
     /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
@@ -826,6 +841,9 @@ impl Searcher {
                     self.se_depth = fresh.se_depth;
                     self.se_neg = fresh.se_neg;
                     self.net = fresh.net;
+                    self.corr = fresh.corr;
+                    self.corr_depth = fresh.corr_depth;
+                    self.corr_rate = fresh.corr_rate;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -946,6 +964,9 @@ impl Searcher {
                 "caphist" => self.cap_hist = flag()?,
                 "hmalus" => self.hist_malus = flag()?,
                 "hage" => self.hist_age = number()?.clamp(0, 31) as u32,
+                "corr" => self.corr = number()?.clamp(0, 400),
+                "corr-depth" => self.corr_depth = number()?.clamp(1, 64),
+                "corr-rate" => self.corr_rate = number()?.clamp(CORR_MAX_WEIGHT, 4096),
                 "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
                 "eval" => {
                     self.eval = match value {
@@ -1108,6 +1129,7 @@ impl Searcher {
             }
         }
         self.cont_table.fill(0);
+        self.corr_table.fill(0);
     }
 
     /// Searches `pos` (at the start of a turn or mid-relay). `history` holds the hashes of the positions at the
@@ -1298,6 +1320,9 @@ impl Searcher {
         self.se_depth = main.se_depth;
         self.se_neg = main.se_neg;
         self.net = main.net.clone();
+        self.corr = main.corr;
+        self.corr_depth = main.corr_depth;
+        self.corr_rate = main.corr_rate;
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -1957,7 +1982,46 @@ impl Searcher {
         if !excluding && se_skip.is_none() && self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
         }
+        if self.corr > 0
+            && depth >= self.corr_depth
+            && !relay
+            && !excluding
+            && se_skip.is_none()
+            && best.abs() < WIN_BOUND
+            && !pos.has_capture()
+        {
+            let eval = self.quiet_eval(pos) + self.correction(pos);
+            // A bound says only on which side of it the true score lies: it teaches nothing when the evaluation
+            // is already on that side.
+            if !(bound == LOWER && best <= eval || bound == UPPER && best >= eval) {
+                self.learn_correction(pos, best - eval, depth);
+            }
+        }
         best
+    }
+
+    /// What correction history adds to the quiet leaf `pos`'s score ([`Searcher::corr`]).
+    #[inline]
+    fn correction(&self, pos: &Position) -> i32 {
+        if self.corr == 0 || self.corr_table.is_empty() {
+            return 0;
+        }
+        let [a, b] = corr_slots(pos);
+        (self.corr_table[a] + self.corr_table[b]) / (2 * CORR_GRAIN) * self.corr / 100
+    }
+
+    /// Moves the correction tables of `pos` towards `error` (the search's score less the leaf's), by more the
+    /// deeper the search that found it.
+    fn learn_correction(&mut self, pos: &Position, error: i32, depth: i32) {
+        if self.corr_table.is_empty() {
+            self.corr_table = vec![0; 2 * 2 * CORR_SIZE];
+        }
+        let weight = (depth + 1).min(CORR_MAX_WEIGHT);
+        let target = error.clamp(-CORR_LIMIT, CORR_LIMIT) * CORR_GRAIN;
+        for slot in corr_slots(pos) {
+            let e = &mut self.corr_table[slot];
+            *e = (*e * (self.corr_rate - weight) + target * weight) / self.corr_rate;
+        }
     }
 
     /// Whether `step`, played in the root turn after `root_prefix`, completes one of the excluded root turns.
@@ -1995,7 +2059,7 @@ impl Searcher {
                 if pos.count_paika() == 0 {
                     return -WIN + tply;
                 }
-                return self.quiet_eval(pos);
+                return self.quiet_eval(pos) + self.correction(pos);
             }
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.
@@ -2353,6 +2417,30 @@ const CONT_SIZE: usize = 2 * 64 * 64 * 64;
 #[inline]
 fn cont_index(which: usize, side: Side, prev: Step, step: Step) -> usize {
     which * CONT_SIZE + ((side.index() * 64 + prev.to as usize) * 64 + step.from as usize) * 64 + step.to as usize
+}
+
+/// Entries of each correction table ([`Searcher::corr`]), by side to move and key.
+const CORR_SIZE: usize = 1 << 14;
+/// Correction entries hold hundredths of a piece times this, so that small updates are not rounded away.
+const CORR_GRAIN: i32 = 256;
+/// Out of how much an update's weight counts ([`Searcher::corr_rate`]).
+const CORR_RATE: i32 = 32;
+/// The most weight one update has (a search of depth 15 or more).
+const CORR_MAX_WEIGHT: i32 = 16;
+/// The least depth of a search whose score correction history learns from ([`Searcher::corr_depth`]).
+const CORR_DEPTH: i32 = 1;
+/// The largest error learnt, in hundredths of a piece: the evaluation misses more only where tactics decide.
+const CORR_LIMIT: i32 = 2 * PIECE;
+
+/// The two correction-table entries of `pos`: one keyed by the side to move's pieces, one by the opponent's,
+/// each within the side to move's half.
+fn corr_slots(pos: &Position) -> [usize; 2] {
+    let side = pos.side_to_move();
+    let slot = |bits: u64, table: usize| {
+        let h = (bits ^ (table as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (side.index() * 2 + table) * CORR_SIZE + (h >> (64 - CORR_SIZE.trailing_zeros())) as usize
+    };
+    [slot(pos.pieces(side), 0), slot(pos.pieces(side.opponent()), 1)]
 }
 
 /// The row of [`Searcher::cap_history`] for a capture by `side`.
@@ -2713,6 +2801,7 @@ mod tests {
             "max,qs-single=4",
             "max,conthist,nmp",
             "max,conthist=2",
+            "max,nmp,corr=100",
         ] {
             let mut s = Searcher::new(1);
             s.configure(spec).unwrap();
@@ -2743,6 +2832,38 @@ mod tests {
         assert!((a.score - b.score).abs() <= PIECE, "se: {} vs {}", a.score, b.score);
         let won = deep("max,se=10", &p, 8);
         assert_eq!((won.best.unwrap().to_string(), won.score), ("a1-b2A b2-c2A".to_string(), WIN - 1));
+    }
+
+    #[test]
+    fn correction_history_learns_the_leafs_error_only_when_asked() {
+        let mid = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w").unwrap();
+        let mut plain = Searcher::new(4);
+        plain.configure("max,nmp").unwrap();
+        let a = plain.search(&mid, &[], Limits::depth(8), |_| {});
+        assert!(plain.corr_table.is_empty());
+        let mut s = Searcher::new(4);
+        s.configure("max,nmp,corr=100").unwrap();
+        assert_eq!(s.correction(&mid), 0);
+        let b = s.search(&mid, &[], Limits::depth(8), |_| {});
+        assert!(s.corr_table.iter().any(|&e| e != 0), "a search learns some errors");
+        assert_ne!(a.nodes, b.nodes);
+        // Repeated errors are learnt whole, up to the limit, and count by the option's percentage.
+        s.clear();
+        for _ in 0..300 {
+            s.learn_correction(&mid, 150, 20);
+        }
+        assert!((145..=150).contains(&s.correction(&mid)), "{}", s.correction(&mid));
+        for _ in 0..300 {
+            s.learn_correction(&mid, -1_000, 20);
+        }
+        assert!((-CORR_LIMIT..=-CORR_LIMIT + 5).contains(&s.correction(&mid)), "{}", s.correction(&mid));
+        s.configure("corr=50").unwrap();
+        assert!((-CORR_LIMIT / 2..=-CORR_LIMIT / 2 + 5).contains(&s.correction(&mid)));
+        // The other side to move has tables of its own.
+        let flipped = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW b").unwrap();
+        assert_eq!(s.correction(&flipped), 0);
+        s.configure("corr=0").unwrap();
+        assert_eq!(s.correction(&mid), 0);
     }
 
     #[test]
