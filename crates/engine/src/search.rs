@@ -2835,6 +2835,34 @@ mod tests {
     }
 
     #[test]
+    fn tb_contempt_scores_a_drawn_table_position_as_a_draw_by_rule() {
+        /// Knows every position of three pieces or fewer, both sides on the board, to be drawn.
+        struct SmallDraws;
+        impl Oracle for SmallDraws {
+            fn score(&self, pos: &Position) -> Option<i32> {
+                let (w, b) = (pos.count(Side::White), pos.count(Side::Black));
+                (w > 0 && b > 0 && w + b <= 3).then_some(0)
+            }
+        }
+        // White must capture (a1-b2A, then the relay on d2), and every turn leaves three pieces or fewer.
+        let p = Position::from_fen("8B/9/2B6/3B5/W8 w").unwrap();
+        for (spec, want) in [("max", 0), ("max,tb-contempt", -20), ("max,tb-contempt,contempt=50", -50)] {
+            let mut s = Searcher::new(1);
+            s.configure(spec).unwrap();
+            s.set_oracle(Some(Arc::new(SmallDraws)));
+            let r = s.search(&p, &[], Limits::depth(3), |_| {});
+            assert_eq!(r.score, want, "{spec}");
+            // From Black's side of the board the same draw counts against Black, the side searched for.
+            let mut q = p;
+            q.play_turn(&r.best.unwrap()).unwrap();
+            if q.count(Side::Black) > 0 && q.count(Side::White) > 0 {
+                let reply = s.search(&q, &[], Limits::depth(3), |_| {});
+                assert!(reply.best.is_none() || reply.score == want, "{spec}: {}", reply.score);
+            }
+        }
+    }
+
+    #[test]
     fn correction_history_learns_the_leafs_error_only_when_asked() {
         let mid = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w").unwrap();
         let mut plain = Searcher::new(4);
