@@ -460,19 +460,21 @@ mod tests {
         const VERSION: u32 = 3;
     }
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("fanorona-storage-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        d
+    /// A fresh folder that is removed with everything in it when the test ends, passed or failed.
+    fn temp_dir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new().prefix(&format!("fanorona-storage-{tag}-")).tempdir().unwrap()
     }
 
-    fn stores(tag: &str) -> Vec<Storage> {
-        vec![Storage::memory(), Storage::in_dir(temp_dir(tag))]
+    /// A store in memory and one in a folder, with the folder's guard (the folder lives as long as it does).
+    fn stores(tag: &str) -> (Vec<Storage>, tempfile::TempDir) {
+        let dir = temp_dir(tag);
+        (vec![Storage::memory(), Storage::in_dir(dir.path())], dir)
     }
 
     #[test]
     fn round_trip() {
-        for s in stores("round") {
+        let (stores, _dir) = stores("round");
+        for s in stores {
             assert!(matches!(s.load::<Doc>(), Loaded::Missing));
             let d = Doc { name: "a \"quoted\" name".into(), numbers: vec![1, 2, 3] };
             s.save(&d).unwrap();
@@ -494,7 +496,8 @@ mod tests {
             ("bad field", good.replace("numbers: [", "numbers: [\"seven\", ")),
             ("empty", String::new()),
         ];
-        for s in stores("aside") {
+        let (stores, _dir) = stores("aside");
+        for s in stores {
             for (i, (what, text)) in cases.iter().enumerate() {
                 s.write_text("doc", text).unwrap();
                 match s.load::<Doc>() {
@@ -518,18 +521,20 @@ mod tests {
 
     #[test]
     fn not_utf8_is_moved_aside() {
-        let dir = temp_dir("utf8");
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = temp_dir("utf8");
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("doc.ron"), [0xff, 0xfe, 0x00, 0x41]).unwrap();
-        let s = Storage::in_dir(&dir);
+        let s = Storage::in_dir(dir);
         assert!(matches!(s.load::<Doc>(), Loaded::MovedAside { kept_as: Some(_), .. }));
         assert_eq!(std::fs::read(dir.join("doc.broken-1.ron")).unwrap(), [0xff, 0xfe, 0x00, 0x41]);
     }
 
     #[test]
     fn records_are_text_files_beside_the_documents() {
-        let dir = temp_dir("records");
-        for s in [Storage::memory(), Storage::in_dir(&dir)] {
+        let tmp = temp_dir("records");
+        let dir = tmp.path();
+        for s in [Storage::memory(), Storage::in_dir(dir)] {
             s.save(&Doc { name: "kept".into(), numbers: vec![1] }).unwrap();
             assert!(s.list_records().is_empty());
             s.write_record("fanorona-2026-01-02-030405", "1. d3-e3A\n").unwrap();
@@ -544,7 +549,7 @@ mod tests {
             assert!(matches!(s.load::<Doc>(), Loaded::Found(d) if d.name == "kept"));
         }
         assert_eq!(std::fs::read_to_string(dir.join("records/fanorona-2025-12-31-235959.txt")).unwrap(), "text");
-        assert_eq!(Storage::in_dir(&dir).names(), ["doc"]);
+        assert_eq!(Storage::in_dir(dir).names(), ["doc"]);
         assert!(Storage { backend: Backend::Nowhere }.write_record("r", "x").is_err());
     }
 
@@ -568,11 +573,12 @@ mod tests {
 
     #[test]
     fn the_folder_of_a_replaced_document_can_be_synced() {
-        let dir = temp_dir("sync");
-        std::fs::create_dir_all(&dir).unwrap();
-        sync_dir(&dir).unwrap();
-        write_file_atomically(&dir, "a.txt", "one").unwrap();
-        write_file_atomically(&dir, "a.txt", "two").unwrap();
+        let tmp = temp_dir("sync");
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir).unwrap();
+        sync_dir(dir).unwrap();
+        write_file_atomically(dir, "a.txt", "one").unwrap();
+        write_file_atomically(dir, "a.txt", "two").unwrap();
         assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "two");
         // A folder that does not exist is an error, not a silent success.
         assert!(sync_dir(&dir.join("missing")).is_err() || cfg!(not(unix)));
@@ -580,12 +586,13 @@ mod tests {
 
     #[test]
     fn writes_leave_no_temporary_files() {
-        let dir = temp_dir("atomic");
-        let s = Storage::in_dir(&dir);
+        let tmp = temp_dir("atomic");
+        let dir = tmp.path();
+        let s = Storage::in_dir(dir);
         for i in 0..5 {
             s.save(&Doc { name: i.to_string(), numbers: vec![] }).unwrap();
         }
-        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(files, vec![std::ffi::OsString::from("doc.ron")]);
         s.remove("doc").unwrap();
         s.remove("doc").unwrap();

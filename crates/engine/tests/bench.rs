@@ -2,18 +2,23 @@
 //! for a file that is not one.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Runs the depth report over `fens`, written to a file in a folder of its own (tests run at once) that is
+/// removed afterwards.
 fn bench_with(fens: &str) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("fanorona-bench-test-{}", std::process::id()));
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("fanorona-bench-test-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("fens-{}.txt", fens.len()));
+    let file = dir.join("fens.txt");
     std::fs::write(&file, fens).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_fanorona-cli"))
         .args(["bench", "--depths", "--max-depth", "6", "--hash", "1", "--fens"])
         .arg(&file)
         .output()
         .unwrap();
-    std::fs::remove_file(&file).ok();
+    std::fs::remove_dir_all(&dir).ok();
     out
 }
 
