@@ -591,6 +591,8 @@ pub struct Searcher {
     /// Option `corr-rate=N`: how fast an entry follows the errors, an update of a search of depth d moving it
     /// (d + 1) / N of the way (at most 16 / N).
     pub corr_rate: i32,
+    /// Option `net-scale=P`: the network's correction counts P percent (100: as trained).
+    pub net_scale: i32,
 }
 
 /// `n.ln()` for the late-move reductions, from a table for the depths and step counts that occur (the logarithm
@@ -724,6 +726,7 @@ impl Searcher {
             corr_table: Vec::new(),
             corr_depth: CORR_DEPTH,
             corr_rate: CORR_RATE,
+            net_scale: 100,
             single_reply: false,
             iir: false,
             use_partial: false,
@@ -769,7 +772,7 @@ impl Searcher {
     /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
     /// and malus), `hage` (history aged at each search), `corr` (correction history), `corr-depth`, `corr-rate`, `threads` (Lazy SMP), `cmove` (countermoves), `conthist` (continuation history), `space`, `keep` (pieces kept on the board), `asp`
     /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
-    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `net`, `netfile=PATH` and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
+    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `net`, `netfile=PATH`, `net-scale` (the network's weight, in percent) and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
     /// the tuner and the protocol.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -844,6 +847,7 @@ impl Searcher {
                     self.corr = fresh.corr;
                     self.corr_depth = fresh.corr_depth;
                     self.corr_rate = fresh.corr_rate;
+                    self.net_scale = fresh.net_scale;
                 }
                 "baseline" => {
                     self.configure("max")?;
@@ -938,6 +942,7 @@ impl Searcher {
                     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read network {path}: {e}"))?;
                     self.net = Some(Arc::new(crate::net::Net::parse(&text).map_err(|e| format!("{path}: {e}"))?));
                 }
+                "net-scale" => self.net_scale = number()?.clamp(0, 400),
                 "lmp" => self.late_moves = number()?.max(0),
                 "lmp-depth" => self.late_move_depth = number()?.max(1),
                 "delta" => self.delta_margin = number()?.max(0),
@@ -1027,10 +1032,11 @@ impl Searcher {
             score -= self.exposed_weight * union.count_ones() as i32;
         }
         if let Some(net) = &self.net {
-            score += match exposed {
+            let correction = match exposed {
                 Some(union) => net.evaluate_exposed(pos, union),
                 None => net.evaluate(pos),
             };
+            score += if self.net_scale == 100 { correction } else { correction * self.net_scale / 100 };
         }
         score
     }
@@ -1323,6 +1329,7 @@ impl Searcher {
         self.corr = main.corr;
         self.corr_depth = main.corr_depth;
         self.corr_rate = main.corr_rate;
+        self.net_scale = main.net_scale;
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -2893,6 +2900,34 @@ mod tests {
         assert_eq!(s.correction(&flipped), 0);
         s.configure("corr=0").unwrap();
         assert_eq!(s.correction(&mid), 0);
+    }
+
+    #[test]
+    fn net_scale_weighs_the_networks_correction() {
+        let mid = Position::from_fen("BBBB1BBBB/BB1BBB1BB/1WB1B1W1W/WW1W1WWWW/WWWWW1WWW w").unwrap();
+        let quiet = |options: &str| {
+            let mut s = Searcher::new(1);
+            s.configure(options).unwrap();
+            (s.quiet_eval(&mid), s)
+        };
+        let (without, _) = quiet("max");
+        let (with, _) = quiet("max,net");
+        let correction = with - without;
+        assert!(correction.abs() >= 4, "the committed network corrects this position: {correction}");
+        assert_eq!(quiet("max,net,net-scale=100").0, with);
+        assert_eq!(quiet("max,net,net-scale=0").0, without);
+        assert_eq!(quiet("max,net,net-scale=200").0, without + 2 * correction);
+        assert_eq!(quiet("max,net,net-scale=50").0, without + correction / 2);
+        // `max` restores the full scale, and a search at half the scale is another search.
+        let (_, mut reset) = quiet("max,net,net-scale=50");
+        reset.configure("max").unwrap();
+        assert_eq!(reset.net_scale, 100);
+        let (_, mut full) = quiet("max,net");
+        let (_, mut half) = quiet("max,net,net-scale=50");
+        let a = full.search(&mid, &[], Limits::depth(6), |_| {});
+        let b = half.search(&mid, &[], Limits::depth(6), |_| {});
+        assert_ne!(a.nodes, b.nodes);
+        assert!(Searcher::new(1).configure("net-scale=x").is_err());
     }
 
     #[test]
