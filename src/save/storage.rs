@@ -465,10 +465,11 @@ mod tests {
         tempfile::Builder::new().prefix(&format!("fanorona-storage-{tag}-")).tempdir().unwrap()
     }
 
-    /// A store in memory and one in a folder, with the folder's guard (the folder lives as long as it does).
+    /// A store in memory and one in a folder that its first save creates, with the guard of the temporary folder
+    /// around it (the folder lives as long as the guard does).
     fn stores(tag: &str) -> (Vec<Storage>, tempfile::TempDir) {
         let dir = temp_dir(tag);
-        (vec![Storage::memory(), Storage::in_dir(dir.path())], dir)
+        (vec![Storage::memory(), Storage::in_dir(dir.path().join("saves"))], dir)
     }
 
     #[test]
@@ -587,7 +588,7 @@ mod tests {
     #[test]
     fn writes_leave_no_temporary_files() {
         let tmp = temp_dir("atomic");
-        let dir = tmp.path();
+        let dir = &tmp.path().join("saves");
         let s = Storage::in_dir(dir);
         for i in 0..5 {
             s.save(&Doc { name: i.to_string(), numbers: vec![] }).unwrap();
