@@ -1036,6 +1036,7 @@ impl Searcher {
                 Some(union) => net.evaluate_exposed(pos, union),
                 None => net.evaluate(pos),
             };
+            // The default skips a division at every quiet leaf (the search's hottest evaluation).
             score += if self.net_scale == 100 { correction } else { correction * self.net_scale / 100 };
         }
         score
