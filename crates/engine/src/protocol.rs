@@ -14,6 +14,8 @@
 //! `position fen` goes on with the current game where one or two legal turns lead to the position (a client that
 //! sends positions instead of turns keeps the game's history), and the client is the arbiter of draws by rule.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
+//! A command that needs the game (`position`, `play`, `go`, `eval`, `newgame`, `threads`) waits for a running
+//! search to end; an endless one (`go infinite`, or `go` without a limit) is stopped first, with its `bestmove`.
 
 use crate::game::Game;
 use crate::geometry::Variant;
@@ -156,6 +158,9 @@ pub struct Session {
     game: Game,
     searcher: Option<Searcher>,
     running: Option<JoinHandle<Searcher>>,
+    /// Whether the running search has no limit of its own (`go infinite`, or a `go` without depth, time or nodes):
+    /// it ends only when told to.
+    endless: bool,
     stop: Arc<std::sync::atomic::AtomicBool>,
     level: Option<Level>,
     /// Search options of the full search (see [`Searcher::configure`]): [`FULL_STRENGTH`] or `baseline`.
@@ -182,6 +187,7 @@ impl Session {
             game: Game::new(session_rules()),
             searcher: Some(searcher),
             running: None,
+            endless: false,
             level: None,
             options: FULL_STRENGTH,
             threads: default_threads(),
@@ -189,7 +195,12 @@ impl Session {
         }
     }
 
+    /// Waits for the running search to finish. An endless one is stopped first: the commands that wait are read
+    /// on this thread, so waiting for it would leave the engine deaf to the `stop` that could end it.
     fn wait(&mut self) {
+        if std::mem::take(&mut self.endless) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
         if let Some(h) = self.running.take() {
             match h.join() {
                 Ok(s) => self.searcher = Some(s),
@@ -379,6 +390,7 @@ impl Session {
             self.searcher = Some(searcher);
             return;
         }
+        self.endless = level.is_none() && limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none();
         self.running = Some(std::thread::spawn(move || {
             let best = match level {
                 Some(l) => l.choose(&mut searcher, &pos, &history, seed, limits),

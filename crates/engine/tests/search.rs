@@ -302,6 +302,90 @@ fn protocol_searches_on_the_threads_it_is_given() {
     assert!(bests.iter().all(|t| pos.legal_turns().contains(t)), "{text}");
 }
 
+/// [`session_output`] on a thread of its own, failing when the session has not ended within a minute (a session
+/// that waits for a search nobody can stop would otherwise hang the test run).
+fn session_output_within_a_minute(lines: Vec<String>) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let _ = tx.send(session_output(&lines));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the session ends")
+}
+
+#[test]
+fn protocol_stops_an_endless_search_when_the_game_is_needed() {
+    // The commands after each endless search are read on the thread that would wait for it: before, the engine
+    // waited for ever and never read the `stop` that could end it.
+    let fen = "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW b";
+    let text = session_output_within_a_minute(
+        [&format!("position fen {fen}"), "go infinite", "play d3-e3A", "eval", "go", "newgame", "go depth 1"]
+            .map(String::from)
+            .to_vec(),
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let bests: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("bestmove ")).collect();
+    assert_eq!(bests.len(), 3, "{text}");
+    let first: fanorona_engine::Turn = lines[bests[0]]["bestmove ".len()..].parse().unwrap();
+    assert!(fen.parse::<Position>().unwrap().legal_turns().contains(&first), "{text}");
+    // `play d3-e3A` is not legal there: an error, and the endless search's answer before it.
+    let error = lines.iter().position(|l| l.starts_with("error ")).expect("the illegal turn is refused");
+    assert!(bests[0] < error, "{text}");
+    let eval = lines.iter().position(|l| l.starts_with("eval cp ")).expect("eval answers");
+    assert!(eval < bests[1], "{text}");
+    let start = Position::start(&Rules::default());
+    let last: fanorona_engine::Turn = lines[bests[2]]["bestmove ".len()..].parse().unwrap();
+    assert!(start.legal_turns().contains(&last), "{text}");
+}
+
+#[test]
+fn protocol_sessions_of_random_commands_end_and_answer_every_search() {
+    const WORDS: [&str; 22] = [
+        "position startpos",
+        "position fen B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW b",
+        "position fen 9/9/B8/9/3WW3B w",
+        "position fen BBBB/WW w",
+        "position",
+        "play d3-e3A",
+        "play f2-e3A",
+        "play c3-d4W d4-c5W",
+        "play a1-a9",
+        "go depth 1",
+        "go depth 2 multipv 2",
+        "go nodes 3000",
+        "go movetime 5",
+        "go wtime 40 btime 40",
+        "go infinite",
+        "go",
+        "go depth",
+        "stop",
+        "eval",
+        "newgame",
+        "isready",
+        "fen",
+    ];
+    const SETTINGS: [&str; 8] =
+        ["level 1", "level 3", "level max", "level baseline", "level 9", "threads 2", "threads 1", "frobnicate"];
+    let mut rng = SmallRng::seed_from_u64(11);
+    for _ in 0..12 {
+        let lines: Vec<String> = (0..rng.random_range(4..16))
+            .map(|_| {
+                if rng.random_bool(0.2) {
+                    SETTINGS[rng.random_range(0..SETTINGS.len())].to_string()
+                } else {
+                    WORDS[rng.random_range(0..WORDS.len())].to_string()
+                }
+            })
+            .collect();
+        let gos = lines.iter().filter(|l| l.starts_with("go") && *l != "go depth").count();
+        let text = session_output_within_a_minute(lines.clone());
+        // Every search answers once, with a turn or `(none)` where the game is over.
+        let bests = text.lines().filter(|l| l.starts_with("bestmove ")).count();
+        assert_eq!(bests, gos, "{lines:?}\n{text}");
+        assert!(!text.contains("panicked"), "{lines:?}\n{text}");
+    }
+}
+
 /// The share of the opponent's replies to `turn` that lose, when `turn` keeps the draw; None when it does not.
 fn trap_share(tb: &Tablebase, pos: &Position, turn: &fanorona_engine::Turn) -> Option<f64> {
     let mut child = *pos;
