@@ -382,7 +382,8 @@ fn protocol_sessions_of_random_commands_end_and_answer_every_search() {
         // Every search answers once, with a turn or `(none)` where the game is over.
         let bests = text.lines().filter(|l| l.starts_with("bestmove ")).count();
         assert_eq!(bests, gos, "{lines:?}\n{text}");
-        assert!(!text.contains("panicked"), "{lines:?}\n{text}");
+        // A search thread that panicked would be reported (and replaced by a fresh engine) this way.
+        assert!(!text.contains("error the search thread failed"), "{lines:?}\n{text}");
     }
 }
 
