@@ -201,6 +201,10 @@ enum Command {
         /// Print every pair, not only every tenth.
         #[arg(long)]
         verbose: bool,
+        /// Transposition table of each engine in this process, in MB (the engine protocol's is 64; a smaller
+        /// table keeps two games at a time within the development VM's cache, but overfills in long searches).
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hash: u64,
     },
     /// Puzzles: generate, check, show.
     Puzzles {
@@ -641,6 +645,7 @@ fn run(command: Command) -> Result<(), String> {
             max_turns,
             games,
             verbose,
+            hash,
         } => {
             let book = match book {
                 Some(path) => {
@@ -662,7 +667,7 @@ fn run(command: Command) -> Result<(), String> {
                 max_pairs,
                 threads,
                 max_turns,
-                tt_megabytes: 16,
+                tt_megabytes: hash as usize,
             };
             let tc = match nodes {
                 Some(n) => format!("{n} nodes a turn"),
