@@ -52,6 +52,24 @@ fn a_program_that_cannot_play_stops_the_test_without_a_game() {
 }
 
 #[test]
+fn sprt_rejects_a_table_size_out_of_range_with_a_message() {
+    let cli = env!("CARGO_BIN_EXE_fanorona-cli");
+    for size in ["0", "5000", "-3", "big"] {
+        let out = std::process::Command::new(cli)
+            .args(["sprt", "--nodes", "100", "--max-pairs", "1"])
+            // Joined, so that `-3` is read as the option's value (apart, clap takes it for an unknown flag).
+            .arg(format!("--hash={size}"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--hash {size} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("invalid value") && err.contains("--hash"), "--hash {size}: {err}");
+        assert!(!err.contains("panicked"), "--hash {size}: {err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("pairs"), "--hash {size} played games");
+    }
+}
+
+#[test]
 fn the_opening_generator_rejects_a_bad_window_with_a_message() {
     let cli = env!("CARGO_BIN_EXE_fanorona-cli");
     for args in [["--min=200", "--margin=100"], ["--choice=-5", "--count=1"], ["--min=-1", "--count=1"]] {
@@ -73,6 +91,7 @@ fn the_game_log_replays_to_the_result_it_records() {
     let log = dir.join("games.txt");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fanorona-cli"))
         .args(["sprt", "--a", "max,notb", "--b", "baseline", "--nodes", "2000", "--max-pairs", "2", "--threads", "1"])
+        .args(["--hash", "4"])
         .arg("--book")
         .arg(&book)
         .arg("--games")
