@@ -2,7 +2,13 @@
 
 use bevy_egui::egui::{self, FontFamily};
 use fanorona::screens::fonts::{definitions, missing};
-use std::path::Path;
+use std::path::PathBuf;
+
+/// The package's folder as `cargo test` gives it to the running test: a build shared by two checkouts (one
+/// target folder) keeps the compile-time path of whichever checkout built it, which may be gone.
+fn package_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
+}
 
 fn context() -> egui::Context {
     let ctx = egui::Context::default();
@@ -17,7 +23,7 @@ fn context() -> egui::Context {
 fn every_translation_can_be_drawn() {
     let ctx = context();
     for lang in ["en", "fr", "mg"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/i18n/{lang}.ftl"));
+        let path = package_dir().join(format!("assets/i18n/{lang}.ftl"));
         let text = std::fs::read_to_string(&path).unwrap();
         let gaps = missing(&ctx, &FontFamily::Proportional, &text);
         assert!(gaps.is_empty(), "{lang}.ftl uses characters the fonts lack: {gaps:?} (scripts/subset-fonts.sh)");
@@ -29,7 +35,7 @@ fn every_translation_can_be_drawn() {
 fn every_literal_in_the_code_can_be_drawn() {
     let ctx = context();
     let mut literals = String::new();
-    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let mut stack = vec![package_dir().join("src")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

@@ -421,6 +421,12 @@ mod tests {
         found
     }
 
+    /// The package's folder as `cargo test` gives it to the running test: a build shared by two checkouts
+    /// (one target folder) keeps the compile-time path of whichever checkout built it, which may be gone.
+    fn package_dir() -> std::path::PathBuf {
+        std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
+    }
+
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("readable source folder") {
             let path = entry.expect("readable entry").path();
@@ -436,7 +442,7 @@ mod tests {
     fn every_key_used_in_the_sources_exists() {
         let english = keys(Lang::En);
         let mut files = Vec::new();
-        rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+        rust_files(&package_dir().join("src"), &mut files);
         let mut used = 0;
         let mut unknown = Vec::new();
         for file in files {
