@@ -201,8 +201,8 @@ enum Command {
         /// Print every pair, not only every tenth.
         #[arg(long)]
         verbose: bool,
-        /// Transposition table of each engine in this process, in MB (the engine protocol's is 64; a smaller
-        /// table keeps two games at a time within the development VM's cache, but overfills in long searches).
+        /// Transposition table of each engine in this process, in MB (the engine protocol plays with 64; the
+        /// default keeps the strength log's earlier rows comparable).
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
         hash: u64,
     },
