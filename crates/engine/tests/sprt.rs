@@ -52,20 +52,23 @@ fn a_program_that_cannot_play_stops_the_test_without_a_game() {
 }
 
 #[test]
-fn sprt_rejects_a_table_size_out_of_range_with_a_message() {
+fn a_table_size_out_of_range_is_refused_with_a_message() {
     let cli = env!("CARGO_BIN_EXE_fanorona-cli");
-    for size in ["0", "5000", "-3", "big"] {
-        let out = std::process::Command::new(cli)
-            .args(["sprt", "--nodes", "100", "--max-pairs", "1"])
-            // Joined, so that `-3` is read as the option's value (apart, clap takes it for an unknown flag).
-            .arg(format!("--hash={size}"))
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "--hash {size} was accepted");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("invalid value") && err.contains("--hash"), "--hash {size}: {err}");
-        assert!(!err.contains("panicked"), "--hash {size}: {err}");
-        assert!(!String::from_utf8_lossy(&out.stdout).contains("pairs"), "--hash {size} played games");
+    let commands: [&[&str]; 2] = [&["sprt", "--nodes", "100", "--max-pairs", "1"], &["bench", "--depths"]];
+    for command in commands {
+        for size in ["0", "5000", "-3", "big", "100000000"] {
+            let out = std::process::Command::new(cli)
+                .args(command)
+                // Joined, so that `-3` is read as the option's value (apart, clap takes it for an unknown flag).
+                .arg(format!("--hash={size}"))
+                .output()
+                .unwrap();
+            assert!(!out.status.success(), "{command:?} --hash {size} was accepted");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("invalid value") && err.contains("--hash"), "{command:?} --hash {size}: {err}");
+            assert!(!err.contains("panicked"), "{command:?} --hash {size}: {err}");
+            assert!(out.stdout.is_empty(), "{command:?} --hash {size} ran: {}", String::from_utf8_lossy(&out.stdout));
+        }
     }
 }
 

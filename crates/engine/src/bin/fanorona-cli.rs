@@ -146,7 +146,7 @@ enum Command {
         #[arg(long, default_value = fanorona_engine::protocol::FULL_STRENGTH)]
         engine: String,
         /// Transposition table of the depth report, in megabytes (the protocol's default is 64).
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = table_megabytes())]
         hash: usize,
         /// Positions of the depth report instead of the ten fixed ones: a file of FENs, one a line (`#` starts
         /// a comment), e.g. positions from a match's games.
@@ -203,8 +203,8 @@ enum Command {
         verbose: bool,
         /// Transposition table of each engine in this process, in MB (the engine protocol plays with 64; the
         /// default keeps the strength log's earlier rows comparable).
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
-        hash: u64,
+        #[arg(long, default_value_t = 16, value_parser = table_megabytes())]
+        hash: usize,
     },
     /// Puzzles: generate, check, show.
     Puzzles {
@@ -667,7 +667,7 @@ fn run(command: Command) -> Result<(), String> {
                 max_pairs,
                 threads,
                 max_turns,
-                tt_megabytes: hash as usize,
+                tt_megabytes: hash,
             };
             let tc = match nodes {
                 Some(n) => format!("{n} nodes a turn"),
@@ -1285,6 +1285,12 @@ fn read_fens(path: &std::path::Path) -> Result<Vec<String>, String> {
         return Err(format!("{}: no positions", path.display()));
     }
     Ok(fens)
+}
+
+/// The size of a transposition table given on the command line, in MB: a size the machine cannot allocate
+/// would abort the program instead of answering with an error.
+fn table_megabytes() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=4096)
 }
 
 /// Nodes and time to each depth from `positions` (FENs), with a fresh table of `hash` MB per position.
