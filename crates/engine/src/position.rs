@@ -761,19 +761,6 @@ impl Position {
         taken + best_relay(g, free, opp & !run, step.to as usize, step.dir.index(), u32::MAX)
     }
 
-    /// The most pieces the opponent could take in its next whole turn from the board after the legal capture
-    /// `step` alone (the capturing piece on `step.to`, the relay not played on): one side of a static exchange,
-    /// for ordering captures that take as much. 0 where relays follow other rules.
-    pub fn capture_reply(&self, step: Step) -> u32 {
-        if !self.is_plain() {
-            return 0;
-        }
-        let (own, opp) = self.own_opp();
-        let run = self.captured_by(step);
-        let own_after = own & !(1 << step.from) | 1 << step.to;
-        best_turn_capture_bb(self.geometry(), opp & !run, own_after, u32::MAX)
-    }
-
     /// Whether playing the legal capture `step` would leave a relay in progress (the turn could go on), without
     /// playing it: lets perft count the last turn in bulk.
     #[inline]
@@ -1565,46 +1552,6 @@ mod tests {
             }
         }
         assert!(checked > 500 && relays_counted > 100, "{checked} captures, {relays_counted} with relays");
-    }
-
-    #[test]
-    fn capture_reply_is_the_opponents_best_turn_after_the_first_step() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(41);
-        let (mut checked, mut replies) = (0, 0);
-        for game in 0..300 {
-            let plies = rng.random_range(1..40);
-            let Some(pos) = random_game_position(&mut rng, plies) else { continue };
-            if !pos.is_plain() {
-                continue;
-            }
-            for &s in pos.steps().iter().filter(|s| s.kind.is_capture()) {
-                let mut after = pos;
-                after.play(s);
-                after.stop_relay();
-                let want = most_taken_by_a_turn(&after);
-                assert_eq!(pos.capture_reply(s), want, "game {game}: {pos} {s}");
-                checked += 1;
-                replies += usize::from(want > 0);
-            }
-        }
-        assert!(checked > 300 && replies > 100, "{checked} captures, {replies} with a reply");
-        // Within a relay the turn's first step is behind it: no reply is walked.
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(42);
-        let mut in_relay = 0;
-        while in_relay < 20 {
-            let Some(pos) = random_game_position(&mut rng, 10) else { continue };
-            for &s in pos.steps().iter().filter(|s| s.kind.is_capture()) {
-                let mut c = pos;
-                if !c.play(s).turn_ended {
-                    for &next in c.steps().iter().filter(|s| s.kind.is_capture()) {
-                        assert_eq!(c.capture_reply(next), 0, "{c} {next}");
-                        in_relay += 1;
-                    }
-                    break;
-                }
-            }
-        }
     }
 
     #[test]

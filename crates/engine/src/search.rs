@@ -538,10 +538,6 @@ pub struct Searcher {
     /// with them, the best relay after each included, instead of by the step's own run: 1 in the main search, 2
     /// in the quiescence too (0: by the run, the searcher's default, which the levels below Master keep).
     pub relay_order: i32,
-    /// Experimental (option `see=N`, 0: off): at turn starts of the main search from depth [`SEE_DEPTH`], captures
-    /// whose whole turn takes as much are ordered by what the opponent could take back after the capture's first
-    /// step, N% of a piece's key for each piece, below one piece in all (a one-turn static exchange as tiebreak).
-    pub see_order: i32,
     /// Option `swindle=N` (0: off): in a position the oracle knows to be drawn, play the drawing turn that leaves
     /// the opponent the most replies that lose, a reply that loses in n turns counting fully from n = N on and
     /// less below (a short loss is one the opponent's search sees). The search alone picks any drawing turn,
@@ -713,7 +709,6 @@ impl Searcher {
             aspiration: 40,
             use_countermoves: false,
             relay_order: 0,
-            see_order: 0,
             swindle: 0,
             tb_contempt: false,
             singular: 0,
@@ -843,7 +838,6 @@ impl Searcher {
                     self.use_countermoves = fresh.use_countermoves;
                     self.cont_hist = fresh.cont_hist;
                     self.relay_order = fresh.relay_order;
-                    self.see_order = fresh.see_order;
                     self.swindle = fresh.swindle;
                     self.tb_contempt = fresh.tb_contempt;
                     self.singular = fresh.singular;
@@ -940,7 +934,6 @@ impl Searcher {
                 "cmove" => self.use_countermoves = flag()?,
                 "conthist" => self.cont_hist = if value.is_none() { 1 } else { number()?.clamp(0, 2) as u8 },
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
-                "see" => self.see_order = number()?.clamp(0, 400),
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
                 "net" => self.net = flag()?.then(|| crate::net::Net::builtin().clone()),
@@ -1328,7 +1321,6 @@ impl Searcher {
         self.use_countermoves = main.use_countermoves;
         self.cont_hist = main.cont_hist;
         self.relay_order = main.relay_order;
-        self.see_order = main.see_order;
         self.swindle = main.swindle;
         self.tb_contempt = main.tb_contempt;
         self.singular = main.singular;
@@ -1818,7 +1810,7 @@ impl Searcher {
         if cont.iter().any(Option::is_some) && self.cont_table.is_empty() {
             self.cont_table = vec![0; 2 * CONT_SIZE];
         }
-        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter, cont, depth);
+        let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter, cont);
         if !relay {
             self.path.push(key);
         }
@@ -2196,12 +2188,10 @@ impl Searcher {
         side: Side,
         counter: Option<Step>,
         cont: [Option<Step>; 2],
-        depth: i32,
     ) -> &'k mut [i32] {
         let killers = self.killers[sply];
         let relays = self.relay_order >= 1 && several_captures(list);
-        let see = relays && self.see_order > 0 && depth >= SEE_DEPTH;
-        let keys = keys_for(buf, list, |s| {
+        keys_for(buf, list, |s| {
             if Some(s) == tt {
                 1 << 30
             } else if s.kind == StepKind::Paika {
@@ -2233,23 +2223,7 @@ impl Searcher {
             } else {
                 self.capture_order(pos, s, relays) + self.capture_tiebreak(side, s)
             }
-        });
-        if see {
-            // Captures that take as much break their tie by what the opponent can take back: the walk of its
-            // replies is dear, so only where a tie needs it.
-            let steps = list.as_slice();
-            for i in 0..steps.len() {
-                let s = steps[i];
-                if !s.kind.is_capture() || keys[i] == 1 << 30 {
-                    continue;
-                }
-                let tied = (0..steps.len()).any(|j| j != i && keys[j] == keys[i] && steps[j].kind.is_capture());
-                if tied {
-                    keys[i] -= (pos.capture_reply(s) as i32 * 64 * self.see_order / 100).min(63);
-                }
-            }
-        }
-        keys
+        })
     }
 
     /// The ordering key of a capture or a relay's stop: [`capture_key`], or with `relays` the whole turn's take.
@@ -2272,10 +2246,6 @@ impl Searcher {
         (self.cap_history[cap_slot(side, s)][s.from as usize][s.to as usize] >> 10).clamp(0, 63)
     }
 }
-
-/// The shallowest turn start whose captures the `see` option orders (the exchange walk costs more than it
-/// saves near the leaves).
-const SEE_DEPTH: i32 = 3;
 
 /// Whether `list` holds more than one capturing step. With one, its relays cannot change the order (every capture
 /// key is above a relay's stop and below the table's step), so the walk of its relays is skipped.
