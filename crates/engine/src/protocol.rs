@@ -30,6 +30,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use web_time::Instant;
 
 /// Pieces on the board at most for a full-strength search to wait for the endgame table while it loads: from
 /// here a search soon reaches positions of [`tablebase::SHARED_MAX_PIECES`] pieces.
@@ -352,6 +353,7 @@ impl Session {
             say(&self.out, "bestmove (none)");
             return;
         }
+        let asked = Instant::now();
         let Some(mut searcher) = self.searcher.take() else { return };
         // A `stop` that arrives from here on, even before the thread starts searching, ends this search.
         self.stop.store(false, Ordering::Relaxed);
@@ -363,14 +365,18 @@ impl Session {
         searcher.configure(self.options).expect("the session's options are valid");
         searcher.threads = if level.is_none() { self.threads } else { 1 };
         // The table loads while the engine starts. A search near the endgame waits for it, to play that endgame
-        // perfectly; one far from it goes without until it is in, so that the first turn of a freshly started
-        // engine does not overrun a short movetime by the load (measured over five fresh engines, `go movetime 200`
-        // as the first command while the five-piece table loads: 226-291 ms waiting for it, 198-223 ms without).
+        // perfectly, but for half its time at most: a freshly started engine asked for a short turn in an endgame
+        // answered `go movetime 200` after 0.8-1.6 s while the six-piece table loaded. One far from the endgame
+        // goes without until it is in (measured over five fresh engines, `go movetime 200` as the first command
+        // while the five-piece table loads: 226-291 ms waiting for it, 198-223 ms without).
         let near_endgame = pos.count(Side::White) + pos.count(Side::Black) <= WAIT_FOR_TABLE_PIECES;
         let oracle: Option<Arc<dyn Oracle>> = (self.options == FULL_STRENGTH)
             .then(|| {
                 if near_endgame {
-                    Some(tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()))
+                    match limits.movetime {
+                        Some(t) => wait_for_table(pos.variant(), t / 2),
+                        None => Some(tablebase::shared(pos.variant(), tablebase::default_dir().as_deref())),
+                    }
                 } else {
                     tablebase::shared_now(pos.variant())
                 }
@@ -378,6 +384,10 @@ impl Session {
             .flatten()
             .map(|tb| tb as Arc<dyn Oracle>);
         searcher.set_oracle(oracle);
+        // The time spent waiting for the table comes out of the turn's.
+        if let Some(t) = limits.movetime.as_mut() {
+            *t = t.saturating_sub(asked.elapsed()).max(Duration::from_millis(1));
+        }
         // Full strength opens from the book, at once, unless asked for a fixed depth, several lines or an endless
         // search (analysis, where a search's lines are the point).
         let book = searcher
@@ -432,6 +442,27 @@ pub fn search_time(movetime: u64) -> u64 {
     movetime.saturating_sub((movetime / 10).min(10)).max(1)
 }
 
+/// The shared table of `variant` as soon as it is in memory, waiting `at_most` for it: None if it is still being
+/// loaded or built then (the search goes without it, and the next one finds it). The engine starts loading it when
+/// it starts ([`Session::new`]).
+fn wait_for_table(variant: Variant, at_most: Duration) -> Option<Arc<tablebase::Tablebase>> {
+    wait_for(at_most, || tablebase::shared_now(variant))
+}
+
+/// What `ready` gives as soon as it gives something, asking every millisecond for `at_most` (and once at least).
+fn wait_for<T>(at_most: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let from = Instant::now();
+    loop {
+        if let Some(t) = ready() {
+            return Some(t);
+        }
+        if from.elapsed() >= at_most {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Runs the protocol until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
@@ -449,6 +480,31 @@ pub fn run(input: impl BufRead, out: Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_still_loading_is_waited_for_only_so_long() {
+        // Never ready: given up after the time allowed, having asked more than once.
+        let mut asked = 0;
+        let from = Instant::now();
+        assert_eq!(
+            wait_for(Duration::from_millis(20), || {
+                asked += 1;
+                None::<u32>
+            }),
+            None
+        );
+        assert!(from.elapsed() >= Duration::from_millis(20));
+        assert!(asked > 1);
+        // Ready at the third look: taken then, whatever time was left.
+        let mut asked = 0;
+        let got = wait_for(Duration::from_secs(3600), || {
+            asked += 1;
+            (asked == 3).then_some("table")
+        });
+        assert_eq!((got, asked), (Some("table"), 3));
+        // Ready at once: no wait even with no time at all.
+        assert_eq!(wait_for(Duration::ZERO, || Some(1)), Some(1));
+    }
 
     #[test]
     fn clock_time_is_shared_out() {
