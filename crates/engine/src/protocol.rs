@@ -366,7 +366,7 @@ impl Session {
         searcher.threads = if level.is_none() { self.threads } else { 1 };
         // The table loads while the engine starts. A search near the endgame waits for it, to play that endgame
         // perfectly, but for half its time at most: a freshly started engine asked for a short turn in an endgame
-        // answered `go movetime 200` after 0.8-1.6 s while the six-piece table loaded. One far from the endgame
+        // answered `go movetime 200` after 0.6-1.8 s while the six-piece table loaded. One far from the endgame
         // goes without until it is in (measured over five fresh engines, `go movetime 200` as the first command
         // while the five-piece table loads: 226-291 ms waiting for it, 198-223 ms without).
         let near_endgame = pos.count(Side::White) + pos.count(Side::Black) <= WAIT_FOR_TABLE_PIECES;
