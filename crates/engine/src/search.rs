@@ -469,6 +469,10 @@ pub struct Searcher {
     /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
     /// iteration (and so keeps iterating until the budget is spent).
     pub use_partial: bool,
+    /// With [`Searcher::use_partial`]: whether an iteration cut while it searches again, with a wider window,
+    /// a root turn that failed high answers that turn (on by default; `keep-fh=0` answers as before, with the
+    /// last completed iteration's turn).
+    keep_fail_high: bool,
     /// Where quiescence stops at a position whose side to move must capture, the static score gains this much
     /// per piece of the largest single capture available (0: the static score alone).
     pub capture_gain: i32,
@@ -730,6 +734,7 @@ impl Searcher {
             single_reply: false,
             iir: false,
             use_partial: false,
+            keep_fail_high: true,
             mobility_weight: MOBILITY_WEIGHT,
             exposed_weight: 0,
             strong_extra: 0,
@@ -802,6 +807,7 @@ impl Searcher {
                     self.threat_relay = fresh.threat_relay;
                     self.capgain_relay = fresh.capgain_relay;
                     self.use_partial = fresh.use_partial;
+                    self.keep_fail_high = fresh.keep_fail_high;
                     self.mobility_weight = fresh.mobility_weight;
                     self.exposed_weight = fresh.exposed_weight;
                     self.strong_extra = fresh.strong_extra;
@@ -916,6 +922,7 @@ impl Searcher {
                     self.capgain_relay = self.threat_relay;
                 }
                 "spend" => self.use_partial = flag()?,
+                "keep-fh" => self.keep_fail_high = flag()?,
                 "mob" => self.mobility_weight = number()?,
                 "exposed" => self.exposed_weight = number()?,
                 "strong" => self.strong_extra = number()? - STRONG_WEIGHT,
@@ -1502,14 +1509,29 @@ impl Searcher {
             Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
             _ => (-INF, INF),
         };
+        // The line of a root turn that failed high: it beat the window's top, so the last iteration's choice,
+        // at this depth. A re-search cut before it completes its first turn must not forget it. (A later root
+        // turn that only beats the best so far in its null-window search is not kept: those searches prune
+        // more, and answering them measured −149 Elo at 60,000 nodes a turn.)
+        let mut fail_high: Option<Vec<Step>> = None;
         loop {
             let score = self.negamax(pos, depth as i32, alpha, beta, 0, 0, quiet);
             if self.aborted {
+                if self.keep_fail_high
+                    && self.pv[0].is_empty()
+                    && let Some(line) = fail_high
+                {
+                    self.pv[0] = line;
+                }
                 return None;
             }
             if score <= alpha && alpha > -INF {
+                fail_high = None;
                 alpha = (score - delta).max(-INF);
             } else if score >= beta && beta < INF {
+                if !self.pv[0].is_empty() {
+                    fail_high = Some(self.pv[0].clone());
+                }
                 beta = (score + delta).min(INF);
             } else {
                 return Some(score);
@@ -3235,7 +3257,34 @@ mod tests {
         assert!(cut >= 20, "only {cut} searches were cut by their budget");
     }
 
-    /// A position from `plies` random turns of a game from the start, or None if the game ended.
+    #[test]
+    fn a_cut_iteration_keeps_a_root_turn_that_failed_high() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let (mut changed, mut cut) = (0, 0);
+        for _ in 0..300 {
+            let plies = rng.random_range(4..30);
+            let Some(p) = random_game_position(&mut rng, plies) else { continue };
+            let nodes = rng.random_range(5_000..80_000);
+            let answer = |keep: bool| {
+                let mut s = Searcher::new(1);
+                s.configure(crate::protocol::FULL_STRENGTH).unwrap();
+                // The narrowest aspiration window, so that iterations often fail high.
+                s.configure(if keep { "asp=1" } else { "asp=1,keep-fh=0" }).unwrap();
+                s.search(&p, &[], Limits::nodes(nodes), |_| {})
+            };
+            let (plain, kept) = (answer(false), answer(true));
+            let best = kept.best.clone().expect("a turn");
+            assert!(p.legal_turns().contains(&best), "{best} at {p}");
+            assert_eq!(kept.pv.first(), Some(&best), "the reported line starts with the answer");
+            // Both searches are the same node for node: only the answer of the cut iteration may differ.
+            assert_eq!(plain.nodes, kept.nodes);
+            cut += usize::from(kept.nodes >= nodes);
+            changed += usize::from(plain.best != kept.best);
+        }
+        assert!(cut >= 150, "only {cut} searches were cut by their budget");
+        assert!(changed >= 1, "no cut iteration answered a turn that failed high");
+    }
 
     #[test]
     fn multipv_lines_are_the_best_turns_in_order() {
