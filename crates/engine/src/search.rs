@@ -1379,7 +1379,8 @@ impl Searcher {
                     run.result.lines = lines;
                 }
                 // The unfinished iteration searched its first root turns completely: a turn it found better than
-                // the last iteration's choice (the table's turn, searched first) is the better answer.
+                // the last iteration's choice (the table's turn, searched first) is the better answer, and so is
+                // one that failed high on the aspiration window ([`Searcher::iterate`] keeps its line).
                 if run.done && self.use_partial && run.depth > 1 && line == 0 {
                     let pv = steps_to_turns(&run.pos, &self.pv[0]);
                     if let Some(first) = pv.first().filter(|t| run.pos.legal_turns().contains(t)) {
