@@ -1510,7 +1510,7 @@ impl Searcher {
             Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
             _ => (-INF, INF),
         };
-        // The line of a root turn that failed high: it beat the window's top, so the last iteration's choice,
+        // The line of a root turn that failed high: it beat the window's top, and so the last iteration's choice,
         // at this depth. A re-search cut before it completes its first turn must not forget it. (A later root
         // turn that only beats the best so far in its null-window search is not kept: those searches prune
         // more, and answering them measured −149 Elo at 60,000 nodes a turn.)
