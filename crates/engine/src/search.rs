@@ -770,7 +770,7 @@ impl Searcher {
     /// `bookfile=PATH` (open from that book file instead of the built-in one), `tuned=w0:w1:…` (`eval=tuned` with
     /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
-    /// `spend` (use the whole time budget), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
+    /// `spend` (use the whole time budget), `keep-fh` (with `spend`, on unless `keep-fh=0`: a cut search answers a root turn that failed high), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
     /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
     /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `rfp`
     /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `qs-single`, `ext1`, `iir` (internal
