@@ -1350,11 +1350,8 @@ impl Tablebase {
             }
             // Not `populate`: the checksum below reads every page anyway and faults them in as it goes (the
             // six-piece table loaded in 0.14-0.15 s either way), without keeping the process's memory map busy.
-            let options = {
-                let mut o = memmap2::MmapOptions::new();
-                o.offset(HEADER_LEN as u64).len(ix.total);
-                o
-            };
+            let mut options = memmap2::MmapOptions::new();
+            options.offset(HEADER_LEN as u64).len(ix.total);
             // SAFETY: the map is only read. A mapped file that changed under the map would change the table (or,
             // truncated, stop the program), so no table file is ever written in place: `write_whole` writes a new
             // file and renames it over the old one, which leaves a mapped old file as it was.
