@@ -41,6 +41,19 @@ fn busy(app: &App) -> bool {
     app.world().resource::<AnimationsPending>().0
 }
 
+/// A legal turn for the player after which the CPU must search: the opening book would answer at once.
+fn turn_out_of_book(app: &App) -> fanorona_engine::Turn {
+    let pos = *app.world().resource::<GameState>().position();
+    let book = fanorona_engine::book::OpeningBook::builtin();
+    pos.legal_turns()
+        .into_iter()
+        .find(|t| {
+            let mut after = pos;
+            after.play_turn(t).is_ok() && book.moves(&after).is_none()
+        })
+        .expect("some first turn leaves the book")
+}
+
 fn turns(app: &App) -> usize {
     app.world().resource::<GameState>().game().turns().len()
 }
@@ -95,7 +108,7 @@ fn an_idle_game_sleeps_and_a_move_a_search_and_an_answer_wake_it() {
 fn a_search_on_the_pool_ticks_the_clock_and_sliced_thinking_asks_for_every_frame() {
     let mut app = new_app(Level::Master);
     run_until(&mut app, "the start to settle", |a| !busy(a));
-    let first = app.world().resource::<GameState>().position().legal_turns()[0].clone();
+    let first = turn_out_of_book(&app);
     app.world_mut().write_message(MoveRequest::new(MoveAction::Turn(first)));
     run_until(&mut app, "the CPU to think", |a| a.world().resource::<CpuPlayer>().thinking().is_some() && !busy(a));
     // The master thinks for a while: between the clock's ticks the loop may sleep.
@@ -109,7 +122,7 @@ fn a_search_on_the_pool_ticks_the_clock_and_sliced_thinking_asks_for_every_frame
     let mut sliced = new_app(Level::Master);
     sliced.insert_resource(CpuThreading::Sliced(Duration::from_millis(2)));
     run_until(&mut sliced, "the start to settle", |a| !busy(a));
-    let first = sliced.world().resource::<GameState>().position().legal_turns()[0].clone();
+    let first = turn_out_of_book(&sliced);
     sliced.world_mut().write_message(MoveRequest::new(MoveAction::Turn(first)));
     run_until(&mut sliced, "the CPU to think", |a| a.world().resource::<CpuPlayer>().thinking().is_some() && !busy(a));
     let asked = stats(&sliced).redraws_requested;
