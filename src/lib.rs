@@ -15,15 +15,15 @@ pub mod state;
 pub mod theme;
 
 use platform::{cli, redraw, web};
-use play::{animation, arrows, board, cpu, input, rules};
+use play::{animation, arrows, board, cpu, endgame, input, rules};
 use save::{persist, storage};
 use screens::{analysis, game_over, hud, lessons, pause, puzzles, records, review, settings, stats, telo, title};
 
 use bevy::prelude::*;
 use fanorona_engine::levels::Level;
 
-/// The game's logic without rendering: screen states, rules and piece entities, the CPU player. Needs
-/// `StatesPlugin` (in `DefaultPlugins`; add it yourself to `MinimalPlugins`).
+/// The game's logic without rendering: screen states, rules and piece entities, the CPU player and the web page's
+/// endgame table. Needs `StatesPlugin` (in `DefaultPlugins`; add it yourself to `MinimalPlugins`).
 pub struct LogicPlugin;
 
 impl Plugin for LogicPlugin {
@@ -33,6 +33,7 @@ impl Plugin for LogicPlugin {
         redraw::plugin(app, true);
         rules::plugin(app);
         cpu::plugin(app);
+        endgame::plugin(app);
     }
 }
 

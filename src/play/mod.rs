@@ -5,6 +5,7 @@ pub mod animation;
 pub mod arrows;
 pub mod board;
 pub mod cpu;
+pub mod endgame;
 pub mod input;
 pub mod rules;
 pub mod setup;

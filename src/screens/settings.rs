@@ -37,9 +37,7 @@ fn settings_screen(
                 .small()
                 .color(colors::DIM),
         );
-        if let Some(text) = tablebase_status() {
-            ui.label(egui::RichText::new(text).small().color(colors::DIM));
-        }
+        ui.label(egui::RichText::new(tablebase_status()).small().color(colors::DIM));
         ui.add_space(8.0);
         if ui.button(t("menu.back")).clicked() {
             next.set(Screen::Title);
@@ -48,17 +46,15 @@ fn settings_screen(
     Ok(())
 }
 
-/// What the strong levels know of endgames: the pieces of the tablebase ready now, and whether a larger one is being
-/// built (desktop only: the browser plays endgames by search).
-fn tablebase_status() -> Option<String> {
+/// What the strong levels know of endgames: the pieces of the tablebase ready now, or the one being built (in the
+/// background on the desktop, between frames in a browser).
+fn tablebase_status() -> String {
     use fanorona_engine::tablebase::{BACKGROUND_PIECES, shared_pieces};
-    if cfg!(target_arch = "wasm32") {
-        return None;
+    let target = if cfg!(target_arch = "wasm32") { crate::play::endgame::WEB_PIECES } else { BACKGROUND_PIECES };
+    match shared_pieces(fanorona_engine::Variant::Tsivy) {
+        Some(n) if n >= target => tf("settings.tablebase_ready", &[("pieces", n.into())]),
+        _ => tf("settings.tablebase_building", &[("next", target.into())]),
     }
-    Some(match shared_pieces(fanorona_engine::Variant::Tsivy) {
-        Some(n) if n >= BACKGROUND_PIECES => tf("settings.tablebase_ready", &[("pieces", n.into())]),
-        _ => tf("settings.tablebase_building", &[("next", BACKGROUND_PIECES.into())]),
-    })
 }
 
 /// The settings themselves, shared by the title's settings screen and the pause window: language, animation speed

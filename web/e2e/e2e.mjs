@@ -1,10 +1,11 @@
 // End-to-end test of the web build in Debian's headless Chromium: serves web/dist on localhost, loads the page,
-// waits for the game, starts a game against the CPU with real mouse clicks, checks that the board is drawn and
-// that turns are played, measures the longest gap between animation frames while the CPU thinks, then reloads
-// the page and checks that the game in progress comes back. Then the web app: its manifest parses and Chromium
-// finds it installable, the service worker is active, the board idles without redrawing (counted frames and CPU
-// over 10 s, shown and hidden), a reload with the network cut still starts the game, and a new deploy (sw.js with
-// another build id) is offered and, once accepted, replaces the old version's cache.
+// waits for the game and for its endgame tables (built between frames), starts a game against the CPU with real
+// mouse clicks, checks that the board is drawn and that turns are played, measures the longest gap between
+// animation frames while the CPU thinks, then reloads the page and checks that the game in progress comes back.
+// Then the web app: its manifest parses and Chromium finds it installable, the service worker is active, the board
+// idles without redrawing (counted frames and CPU over 10 s, shown and hidden), a reload with the network cut still
+// starts the game, and a new deploy (sw.js with another build id) is offered and, once accepted, replaces the old
+// version's cache.
 //
 // Run: bash web/e2e.sh (builds web/dist first if needed). Options (environment): LEVEL (CPU level, default 5),
 // TURNS (CPU turns to wait for, default 3), VIEWPORT (default 960x600), CHROMIUM (browser path), OUT (folder for
@@ -93,6 +94,13 @@ try {
   // Page time is counted from the start of the navigation: ready.t is the time to a playable game.
   figures.first_load = await loadFigures(ready);
   console.log("first load", JSON.stringify(figures.first_load));
+  // The endgame tables (4 pieces, both boards) are built between frames from the start (src/play/endgame.rs) and
+  // shared with the strong levels when complete: within seconds, even on software rendering's slow frames.
+  for (const board of ["tsivy", "dimy"]) {
+    const tb = await waitEvent(e => e.kind === "tablebase" && e.detail === `${board} 4`, `the ${board} endgame table`, 120000);
+    figures[`tablebase_${board}_ms`] = Math.round(tb.t);
+  }
+  console.log("endgame tables ready at", figures.tablebase_tsivy_ms, "and", figures.tablebase_dimy_ms, "ms");
   // The loading screen is gone and the canvas fills the window.
   const canvas = await page.locator("#bevy").boundingBox();
   if (!canvas || canvas.width < vw - 2 || canvas.height < vh - 2) fail(`canvas does not fill the window: ${JSON.stringify(canvas)}`);

@@ -272,11 +272,14 @@ impl Thinking {
     ) -> Thinking {
         let spec = level.spec();
         // The strong levels play small endgames perfectly; the others find their own way (and their mistakes).
-        // A web page has one thread and cannot build the tablebase between frames, so it plays endgames by search.
-        let oracle: Option<Arc<dyn Oracle>> = if level >= Level::Advanced && cfg!(not(target_arch = "wasm32")) {
-            Some(tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()))
-        } else {
+        // A web page has one thread: it builds its table in slices between frames and shares it when complete
+        // (the game's `play::endgame`), and plays endgames by search until then.
+        let oracle: Option<Arc<dyn Oracle>> = if level < Level::Advanced {
             None
+        } else if cfg!(target_arch = "wasm32") {
+            tablebase::shared_now(pos.variant()).map(|tb| tb as Arc<dyn Oracle>)
+        } else {
+            Some(tablebase::shared(pos.variant(), tablebase::default_dir().as_deref()))
         };
         searcher.set_oracle(oracle);
         if spec.full_strength {

@@ -50,6 +50,8 @@
 //!   first ones of the larger, each finished pair of classes, and the pair in progress every few seconds);
 //!   [`Tablebase::save`] and [`Tablebase::load`] (a 32-byte header: magic, format version, board, piece count,
 //!   data length, checksum; a corrupt or mismatched file is a [`TbError`]).
+//! - [`SlicedBuild`]: the same build on the calling thread in short slices, for a web page that must keep drawing
+//!   frames (the 4-piece table of the 9 × 5 board in about 0.3 s of work, slices of a few milliseconds).
 //! - [`Tablebase::probe`] for a position's value, [`Tablebase::best_turn`] for a turn that realises it,
 //!   [`Tablebase::longest_win`] for the table's longest forced win.
 //!
@@ -539,11 +541,25 @@ impl Solver<'_> {
     /// First look at rows `row0..` of class (a, b); returns the histogram of stored bytes (final entries only).
     fn first_rows(&self, a: u32, b: u32, row0: usize, vals: &mut [u8], counts: &mut [u8]) -> [u64; 256] {
         let mut hist = [0u64; 256];
+        let at = row0 * self.ix.row_len(a, b) as usize;
+        self.first_span(a, b, at, vals, counts, &mut hist);
+        hist
+    }
+
+    /// First look at the entries of class (a, b) from index `at` on, as many as `vals` holds (`counts` the same
+    /// entries); adds the stored bytes of the final entries to `hist`. A span may start and end within a row: a
+    /// build in slices ([`SlicedBuild`]) takes a few thousand entries at a time.
+    fn first_span(&self, a: u32, b: u32, at: usize, vals: &mut [u8], counts: &mut [u8], hist: &mut [u64; 256]) {
         let ix = self.ix;
         let row = ix.row_len(a, b) as usize;
         let mut pts = [0u8; 64];
-        for (r, (vrow, crow)) in vals.chunks_mut(row).zip(counts.chunks_mut(row)).enumerate() {
-            let own = ix.unrank((row0 + r) as u64, a, ix.board);
+        let (mut done, end) = (0, vals.len());
+        while done < end {
+            let (r, col) = ((at + done) / row, (at + done) % row);
+            let n = (row - col).min(end - done);
+            let (vrow, crow) = (&mut vals[done..done + n], &mut counts[done..done + n]);
+            done += n;
+            let own = ix.unrank(r as u64, a, ix.board);
             // Only canonical entries are solved (the others stay 0 and are copied in at the end): a row whose own
             // set has a smaller image has none, and only the symmetries that fix the own set can make a smaller
             // opponent set.
@@ -561,15 +577,9 @@ impl Solver<'_> {
             if smaller {
                 continue;
             }
-            let mut avail = ix.board & !own;
-            let mut k = 0;
-            while avail != 0 {
-                pts[k] = avail.trailing_zeros() as u8;
-                avail &= avail - 1;
-                k += 1;
-            }
+            let free = free_points(ix.board & !own, &mut pts);
             // Opponent sets in colex order, as ordinals among the free points.
-            let mut comb: u64 = (1 << b) - 1;
+            let mut comb: u64 = first_combination(ix, b, col, free);
             for (v, c) in vrow.iter_mut().zip(crow.iter_mut()) {
                 let opp = spread(comb, &pts);
                 if comb != 0 {
@@ -586,7 +596,6 @@ impl Solver<'_> {
                 }
             }
         }
-        hist
     }
 
     /// First look at all of class (a, b), on `threads` threads.
@@ -868,41 +877,65 @@ impl Pair<'_> {
 
     /// Copies the value of each canonical entry to the other entries of its symmetry class.
     fn fill(&mut self) {
-        let ix = self.ix;
         let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
         for k in 0..classes {
-            let (a, b) = self.class[k];
-            let vals = &mut *self.vals[k];
-            let row = ix.row_len(a, b) as usize;
-            let mut pts = [0u8; 64];
-            for (r, chunk) in (0..vals.len()).step_by(row).enumerate() {
-                let own = ix.unrank(r as u64, a, ix.board);
-                let mut avail = ix.board & !own;
-                let mut n = 0;
-                while avail != 0 {
-                    pts[n] = avail.trailing_zeros() as u8;
-                    avail &= avail - 1;
-                    n += 1;
+            let n = self.vals[k].len();
+            self.fill_span(k, 0..n);
+        }
+    }
+
+    /// [`Pair::fill`] for the entries `range` of class `k` (the canonical entries of the class are all final).
+    fn fill_span(&mut self, k: usize, range: std::ops::Range<usize>) {
+        let ix = self.ix;
+        let (a, b) = self.class[k];
+        let vals = &mut *self.vals[k];
+        let row = ix.row_len(a, b) as usize;
+        let mut pts = [0u8; 64];
+        let mut at = range.start;
+        while at < range.end {
+            let (r, col) = (at / row, at % row);
+            let n = (row - col).min(range.end - at);
+            let chunk = at;
+            at += n;
+            let own = ix.unrank(r as u64, a, ix.board);
+            let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
+            if own_img.iter().all(|&i| i > own) {
+                // Every entry of the row is canonical.
+                continue;
+            }
+            let free = free_points(ix.board & !own, &mut pts);
+            let mut comb: u64 = first_combination(ix, b, col, free);
+            for at in chunk..chunk + n {
+                let opp = spread(comb, &pts);
+                if comb != 0 {
+                    comb = next_combination(comb);
                 }
-                let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
-                if own_img.iter().all(|&i| i > own) {
-                    // Every entry of the row is canonical.
-                    continue;
-                }
-                let mut comb: u64 = (1 << b) - 1;
-                for at in chunk..chunk + row {
-                    let opp = spread(comb, &pts);
-                    if comb != 0 {
-                        comb = next_combination(comb);
-                    }
-                    let (co, cp) = ix.canonical(own, opp);
-                    if (co, cp) != (own, opp) {
-                        vals[at] = vals[ix.index(co, cp)];
-                    }
+                let (co, cp) = ix.canonical(own, opp);
+                if (co, cp) != (own, opp) {
+                    vals[at] = vals[ix.index(co, cp)];
                 }
             }
         }
     }
+}
+
+/// Lists the points of `avail` in `pts`, lowest first; returns how many there are.
+#[inline]
+fn free_points(mut avail: u64, pts: &mut [u8; 64]) -> u32 {
+    let mut k = 0;
+    while avail != 0 {
+        pts[k] = avail.trailing_zeros() as u8;
+        avail &= avail - 1;
+        k += 1;
+    }
+    k as u32
+}
+
+/// The `b` ordinals among `free` points with colex rank `col`: the opponent set of column `col` of a row, from
+/// which [`next_combination`] walks the rest of the row.
+#[inline]
+fn first_combination(ix: &Indexer, b: u32, col: usize, free: u32) -> u64 {
+    if col == 0 { (1 << b) - 1 } else { ix.unrank(col as u64, b, (1u64 << free) - 1) }
 }
 
 /// Starts loading `s[i]` into the cache (a hint: no effect on the result).
@@ -1435,6 +1468,234 @@ impl Tablebase {
     }
 }
 
+/// Entries a slice of [`SlicedBuild`] looks at before it checks the clock: a few milliseconds' work at most on
+/// the 9 × 5 board, in the browser too.
+const SLICE_ENTRIES: usize = 1 << 12;
+
+/// Where a [`SlicedBuild`] stands within the pair of classes it builds.
+#[derive(Clone, Copy, Debug)]
+enum Stage {
+    /// The first look at class `k` of the pair, from entry `at` on.
+    First {
+        k: usize,
+        at: usize,
+    },
+    /// The retrograde round of distance `d` over class `k`, from entry `at` on; `left` entries holding the round's
+    /// byte are still to be found in this round.
+    Retro {
+        d: u32,
+        k: usize,
+        at: usize,
+        left: u64,
+    },
+    /// Copying canonical values to the rest of class `k`, from entry `at` on.
+    Fill {
+        k: usize,
+        at: usize,
+    },
+    Done,
+}
+
+/// A tablebase built in short slices on the calling thread, for a program that has a single thread and must keep
+/// drawing frames (the web page): call [`SlicedBuild::run_for`] between frames until it says it is done, then take
+/// the table with [`SlicedBuild::finish`]. It does the work of [`Tablebase::build`] on one thread, in the same
+/// order, and gives the same table byte for byte; only slower by the checks of the clock.
+pub struct SlicedBuild {
+    ix: Indexer,
+    data: Vec<u8>,
+    /// Total pieces of the pair being built, and its larger count (the pair is classes (b, a) and (a, b)).
+    t: u32,
+    a: u32,
+    stage: Stage,
+    counts: [Vec<u8>; 2],
+    hist: [u64; 256],
+    list: Vec<u32>,
+    /// Entries of the pairs finished so far.
+    settled: usize,
+    slices: u64,
+    longest: Duration,
+}
+
+impl SlicedBuild {
+    /// Starts a build of `variant`'s table up to `max_pieces` pieces; nothing is computed before the first
+    /// [`SlicedBuild::run_for`].
+    ///
+    /// # Panics
+    /// If `max_pieces` exceeds [`MAX_PIECES`].
+    pub fn new(variant: Variant, max_pieces: u32) -> SlicedBuild {
+        let ix = Indexer::new(variant, max_pieces);
+        let data = vec![0u8; ix.total];
+        let mut build = SlicedBuild {
+            ix,
+            data,
+            t: 0,
+            a: 0,
+            stage: Stage::Done,
+            counts: [Vec::new(), Vec::new()],
+            hist: [0; 256],
+            list: Vec::new(),
+            settled: 0,
+            slices: 0,
+            longest: Duration::ZERO,
+        };
+        build.start_pair();
+        build
+    }
+
+    /// Works for about `budget` (at least one slice of [`SLICE_ENTRIES`] entries, so that any budget makes
+    /// progress); true once the table is complete.
+    pub fn run_for(&mut self, budget: Duration) -> bool {
+        let started = Instant::now();
+        loop {
+            if self.is_done() {
+                return true;
+            }
+            let slice = Instant::now();
+            self.step();
+            self.slices += 1;
+            self.longest = self.longest.max(slice.elapsed());
+            if started.elapsed() >= budget {
+                return self.is_done();
+            }
+        }
+    }
+
+    /// Whether the table is complete.
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// The share of the table's entries in the pairs of classes finished so far, from 0 to 1 (a rough measure of
+    /// the time left: the last pairs are the largest).
+    pub fn fraction_done(&self) -> f32 {
+        if self.is_done() {
+            return 1.0;
+        }
+        self.settled as f32 / self.ix.total.max(1) as f32
+    }
+
+    /// Slices run so far, and the longest of them: what a frame may lose to the build at worst.
+    pub fn slices(&self) -> (u64, Duration) {
+        (self.slices, self.longest)
+    }
+
+    /// The table, once [`SlicedBuild::is_done`]; None before.
+    pub fn finish(self) -> Option<Tablebase> {
+        if self.is_done() { Some(Tablebase { ix: self.ix, data: Entries::Owned(self.data) }) } else { None }
+    }
+
+    /// Sets up the pair (t − a, a) and (a, t − a) for its first look, or ends the build past the last pair.
+    fn start_pair(&mut self) {
+        if self.t > self.ix.max {
+            self.stage = Stage::Done;
+            self.counts = [Vec::new(), Vec::new()];
+            self.list = Vec::new();
+            return;
+        }
+        let (a, b) = (self.a, self.t - self.a);
+        let second = if a == b { 0 } else { self.ix.class_size(a, b) };
+        self.counts = [vec![0; self.ix.class_size(b, a)], vec![0; second]];
+        self.hist = [0; 256];
+        self.stage = Stage::First { k: 0, at: 0 };
+    }
+
+    /// The pair after this one: the next larger count in the same total, then the next total.
+    fn next_pair(&mut self) {
+        let (a, b) = (self.a, self.t - self.a);
+        self.settled += self.ix.class_size(b, a) + if a == b { 0 } else { self.ix.class_size(a, b) };
+        if self.a < self.t {
+            self.a += 1;
+        } else {
+            self.t += 1;
+            self.a = self.t.div_ceil(2);
+        }
+        self.start_pair();
+    }
+
+    /// One slice: a few thousand entries of the current stage (or the stage's end).
+    fn step(&mut self) {
+        let (t, a) = (self.t, self.a);
+        let b = t - a;
+        let single = a == b;
+        let classes = if single { 1 } else { 2 };
+        let ix = &self.ix;
+        let start = ix.offset(0, t);
+        let (lower, upper) = self.data.split_at_mut(start);
+        let lo = ix.offset(b, a) - start;
+        let hi = ix.offset(a, b) - start;
+        let (first, second) = upper.split_at_mut(if single { hi + ix.class_size(a, b) } else { hi });
+        let first = &mut first[lo..lo + ix.class_size(b, a)];
+        let second = if single { &mut [] } else { &mut second[..ix.class_size(a, b)] };
+        let mut pair = Pair {
+            ix,
+            class: [(b, a), (a, b)],
+            counts: std::mem::take(&mut self.counts),
+            vals: [first, second],
+            hist: self.hist,
+        };
+        let next = match self.stage {
+            Stage::First { k, at } => {
+                let n = pair.vals[k].len();
+                let end = (at + SLICE_ENTRIES).min(n);
+                let (ca, cb) = pair.class[k];
+                let solver = Solver { ix, lower };
+                let mut hist = [0u64; 256];
+                solver.first_span(ca, cb, at, &mut pair.vals[k][at..end], &mut pair.counts[k][at..end], &mut hist);
+                for (x, y) in pair.hist.iter_mut().zip(hist) {
+                    *x += y;
+                }
+                if end < n {
+                    Stage::First { k, at: end }
+                } else if k + 1 < classes {
+                    Stage::First { k: k + 1, at: 0 }
+                } else {
+                    Stage::Retro { d: 0, k: 0, at: 0, left: pair.hist[1] }
+                }
+            }
+            Stage::Retro { d, k, at, left } => {
+                // As [`Pair::retrograde`] on one thread: a round ends once its entries are all found.
+                let n = pair.vals[k].len();
+                let mut found = 0;
+                let mut end = at;
+                if left > 0 && at < n {
+                    end = (at + SLICE_ENTRIES).min(n);
+                    found = pair.predecessors(k, (d + 1) as u8, at..end, &mut self.list);
+                    pair.settle(pair.other(k), d, &self.list);
+                }
+                let left = left - found;
+                if left > 0 && end < n {
+                    Stage::Retro { d, k, at: end, left }
+                } else if left > 0 && k + 1 < classes {
+                    Stage::Retro { d, k: k + 1, at: 0, left }
+                } else if d < MAX_DISTANCE {
+                    Stage::Retro { d: d + 1, k: 0, at: 0, left: pair.hist[d as usize + 2] }
+                } else {
+                    Stage::Fill { k: 0, at: 0 }
+                }
+            }
+            Stage::Fill { k, at } => {
+                let n = pair.vals[k].len();
+                let end = (at + SLICE_ENTRIES).min(n);
+                pair.fill_span(k, at..end);
+                if end < n {
+                    Stage::Fill { k, at: end }
+                } else if k + 1 < classes {
+                    Stage::Fill { k: k + 1, at: 0 }
+                } else {
+                    Stage::Done
+                }
+            }
+            Stage::Done => Stage::Done,
+        };
+        self.hist = pair.hist;
+        self.counts = pair.counts;
+        self.stage = next;
+        if matches!(next, Stage::Done) {
+            self.next_pair();
+        }
+    }
+}
+
 /// The largest table with fewer than `max_pieces` pieces cached intact in `dir`, and its path.
 fn smaller_cached(dir: &Path, variant: Variant, max_pieces: u32) -> Option<(Tablebase, PathBuf)> {
     (1..max_pieces).rev().find_map(|k| {
@@ -1738,6 +1999,13 @@ fn offer(slot: &Mutex<Option<Arc<Tablebase>>>, tb: Tablebase) {
         drop(slot);
         drop(old);
     }
+}
+
+/// Shares `tb` as the table of its board for the whole program ([`shared_now`], [`shared_pieces`]) unless a table
+/// at least as large is shared already: how a table built elsewhere, such as a web page's [`SlicedBuild`],
+/// reaches the strong levels.
+pub fn offer_shared(tb: Tablebase) {
+    offer(shared_slot(tb.variant()), tb);
 }
 
 /// The table the protocol engine (`fanorona-cli engine`) grows to in the background: full strength then plays
@@ -2087,6 +2355,30 @@ mod tests {
             }
         }
         data
+    }
+
+    #[test]
+    fn a_build_in_slices_gives_the_same_table() {
+        for (variant, max) in [(Variant::Tsivy, 4), (Variant::Dimy, 5)] {
+            let whole = Tablebase::build(variant, max, quiet);
+            let mut sliced = SlicedBuild::new(variant, max);
+            let mut calls = 0;
+            let mut last = 0.0;
+            // A zero budget runs one slice a call: every stage is cut wherever a slice ends.
+            while !sliced.run_for(Duration::ZERO) {
+                calls += 1;
+                let done = sliced.fraction_done();
+                assert!((last..1.0).contains(&done), "{variant}: the share done went from {last} to {done}");
+                last = done;
+            }
+            assert!(sliced.is_done() && sliced.fraction_done() == 1.0);
+            let (slices, _) = sliced.slices();
+            assert_eq!(slices, calls + 1, "{variant}: one slice a call");
+            assert!(slices > 100, "{variant}: {slices} slices: the build was not cut up");
+            let table = sliced.finish().expect("done");
+            assert_eq!(table.max_pieces(), max);
+            assert!(table.data == whole.data, "{variant}: the sliced build differs from the whole one");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use fanorona_engine::turns::Perft;
 use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
 use fanorona_engine::{matches, sprt};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Prints a line to standard output; when the reader has gone away (`fanorona-cli moves | head`), exits quietly
 /// instead of panicking.
@@ -428,6 +428,10 @@ enum TbAction {
         /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
+        /// Build in memory only, on one thread, in slices of this many milliseconds as the web page does between
+        /// frames (nothing is cached), and report the slices: how long a frame can lose to the build.
+        #[arg(long)]
+        slice_ms: Option<u64>,
     },
     /// Prints the exact value of a position and a turn that keeps it.
     Probe {
@@ -1115,11 +1119,33 @@ fn tablebase(action: TbAction) -> Result<(), String> {
         dir.or_else(tablebase::default_dir).ok_or("no cache folder: pass --dir".to_string())
     };
     match action {
-        TbAction::Build { pieces, variant, dir } => {
+        TbAction::Build { pieces, variant, dir, slice_ms } => {
             let variant = match variant {
                 VariantArg::Tsivy => Variant::Tsivy,
                 VariantArg::Dimy => Variant::Dimy,
             };
+            if let Some(ms) = slice_ms {
+                if pieces > fanorona_engine::tablebase::MAX_PIECES {
+                    return Err(format!("tablebases go up to {} pieces", fanorona_engine::tablebase::MAX_PIECES));
+                }
+                let t0 = Instant::now();
+                let mut build = fanorona_engine::tablebase::SlicedBuild::new(variant, pieces);
+                let mut calls = 0u64;
+                while !build.run_for(Duration::from_millis(ms)) {
+                    calls += 1;
+                }
+                let (slices, longest) = build.slices();
+                let tb = build.finish().ok_or("the sliced build did not finish")?;
+                out!(
+                    "{variant} board, up to {pieces} pieces, in slices of {ms} ms: {} entries in {:.2} s, {} calls, \
+                     {slices} slices of work, the longest {:.2} ms",
+                    tb.entries(),
+                    t0.elapsed().as_secs_f64(),
+                    calls + 1,
+                    longest.as_secs_f64() * 1000.0
+                );
+                return Ok(());
+            }
             let dir = folder(dir)?;
             std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let t0 = Instant::now();
