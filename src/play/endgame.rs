@@ -7,8 +7,11 @@
 //! a quarter of a second of work in all on the desktop), and offered to the whole program once complete
 //! ([`tablebase::offer_shared`]). Advanced and Master pick it up at their next turn; until then they play
 //! endgames by search, as before.
+//!
+//! The build asks for no frames of its own: it works in the frames the page draws anyway (the title's game, the
+//! CPU's thinking, animations, input). Frames asked for only to build would keep a slow page, such as one drawn
+//! in software, busy drawing for a minute and slow to answer clicks; a page that sleeps needs no table yet.
 
-use crate::platform::redraw::FrameDemand;
 use crate::platform::web;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -20,8 +23,12 @@ use std::time::Duration;
 /// 0.3 s of work on one desktop core. Five pieces would take 40 times that.
 pub const WEB_PIECES: u32 = 4;
 
-/// How long a frame works on the build at most (one more slice of a few thousand entries may run past it).
-pub const FRAME_BUDGET: Duration = Duration::from_millis(4);
+/// How long a frame works on the build at least (one more slice of a few thousand entries may run past it).
+pub const MIN_FRAME_BUDGET: Duration = Duration::from_millis(4);
+
+/// How long a frame works on the build at most: a quarter of the last frame's time, between the two, so that a
+/// page whose frames are slow (a slow device, software rendering) does not take a hundred times as many of them.
+pub const MAX_FRAME_BUDGET: Duration = Duration::from_millis(16);
 
 /// The boards whose tables are built, in this order: the standard board first.
 const BOARDS: [Variant; 2] = [Variant::Tsivy, Variant::Dimy];
@@ -64,12 +71,12 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<EndgameTable>().add_systems(Update, build_in_slices);
 }
 
-/// Works on the table for up to [`FRAME_BUDGET`], asking for the next frame until it is done: about a second in a
-/// browser, after which the page sleeps when idle as before.
-fn build_in_slices(mut table: ResMut<EndgameTable>, mut demand: ResMut<FrameDemand>) {
+/// Works on the table for a quarter of the last frame's time, between [`MIN_FRAME_BUDGET`] and [`MAX_FRAME_BUDGET`].
+fn build_in_slices(mut table: ResMut<EndgameTable>, time: Res<Time<Real>>) {
     if !table.enabled || table.is_complete() {
         return;
     }
+    let budget = (time.delta() / 4).clamp(MIN_FRAME_BUDGET, MAX_FRAME_BUDGET);
     let started = Instant::now();
     let table = &mut *table;
     while !table.is_complete() {
@@ -82,7 +89,7 @@ fn build_in_slices(mut table: ResMut<EndgameTable>, mut demand: ResMut<FrameDema
             table.building = Some(SlicedBuild::new(variant, WEB_PIECES));
         }
         let build = table.building.as_mut().expect("set above");
-        if !build.run_for(FRAME_BUDGET.saturating_sub(started.elapsed())) {
+        if !build.run_for(budget.saturating_sub(started.elapsed())) {
             break;
         }
         let build = table.building.take().expect("set above");
@@ -98,13 +105,10 @@ fn build_in_slices(mut table: ResMut<EndgameTable>, mut demand: ResMut<FrameDema
             web::event("tablebase", &format!("{variant} {WEB_PIECES}"));
         }
         table.done += 1;
-        if started.elapsed() >= FRAME_BUDGET {
+        if started.elapsed() >= budget {
             break;
         }
     }
     table.frames += 1;
     table.longest = table.longest.max(started.elapsed());
-    if !table.is_complete() {
-        demand.next_frame();
-    }
 }
