@@ -23,7 +23,7 @@ use bevy::prelude::*;
 use fanorona_engine::levels::Level;
 
 /// The game's logic without rendering: screen states, rules and piece entities, the CPU player and the web page's
-/// endgame table. Needs `StatesPlugin` (in `DefaultPlugins`; add it yourself to `MinimalPlugins`).
+/// endgame tables. Needs `StatesPlugin` (in `DefaultPlugins`; add it yourself to `MinimalPlugins`).
 pub struct LogicPlugin;
 
 impl Plugin for LogicPlugin {

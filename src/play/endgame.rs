@@ -81,7 +81,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<EndgameTable>().add_systems(Update, build_in_slices);
 }
 
-/// Works on the table for a quarter of the last frame's time, between [`MIN_FRAME_BUDGET`] and [`MAX_FRAME_BUDGET`].
+/// Works on the tables for a quarter of the last frame's time, between [`MIN_FRAME_BUDGET`] and [`MAX_FRAME_BUDGET`].
 fn build_in_slices(mut table: ResMut<EndgameTable>, time: Res<Time<Real>>) {
     if !table.enabled || table.is_complete() {
         return;
