@@ -318,10 +318,6 @@ try {
   figures.longest_cpu_slice_ms = Math.max(...gaps.map(g => g.longest_slice_ms));
   figures.turns_played = (await turns()).length;
   await page.screenshot({ path: path.join(out, "game.png") });
-  // The 5-piece table follows the small ones in the frames drawn anyway (a figure, not a check: a slow page may
-  // not have drawn enough of them by now).
-  const big = (await page.evaluate(() => window.fanoronaEvents || [])).find(e => e.kind === "tablebase" && e.detail === "tsivy 5");
-  figures.tablebase_tsivy5_ms = big ? Math.round(big.t) : null;
 
   // Reload: the game in progress comes back from local storage (the files now come from the service worker).
   const played = figures.turns_played;

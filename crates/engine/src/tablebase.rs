@@ -51,8 +51,7 @@
 //!   [`Tablebase::save`] and [`Tablebase::load`] (a 32-byte header: magic, format version, board, piece count,
 //!   data length, checksum; a corrupt or mismatched file is a [`TbError`]).
 //! - [`SlicedBuild`]: the same build on the calling thread in short slices, for a web page that must keep drawing
-//!   frames (the 4-piece table of the 9 × 5 board in about 0.3 s of work on one core, the 5-piece one in 6 s, slices
-//!   of a few milliseconds).
+//!   frames (the 4-piece table of the 9 × 5 board in about 0.3 s of work, slices of a few milliseconds).
 //! - [`Tablebase::probe`] for a position's value, [`Tablebase::best_turn`] for a turn that realises it,
 //!   [`Tablebase::longest_win`] for the table's longest forced win.
 //!
