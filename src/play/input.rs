@@ -136,12 +136,17 @@ fn read_pointer(
     // One point clicked at most once a frame: a browser can report a tap both as a touch and as the mouse, and a
     // second click on a selected piece would take the selection back.
     let mut clicked: Vec<u8> = Vec::new();
-    if mouse.just_released(MouseButton::Left)
-        && let Some(p) = cursor.and_then(point_at)
-    {
-        clicked.push(p);
+    if mouse.just_pressed(MouseButton::Left) {
+        report_pointer("press", cursor, &over_ui, &point_at);
+    }
+    if mouse.just_released(MouseButton::Left) {
+        report_pointer("release", cursor, &over_ui, &point_at);
+        if let Some(p) = cursor.and_then(point_at) {
+            clicked.push(p);
+        }
     }
     for touch in touches.iter_just_released() {
+        report_pointer("touchend", Some(touch.position()), &over_ui, &point_at);
         if let Some(p) = point_at(touch.position())
             && !clicked.contains(&p)
         {
@@ -149,6 +154,38 @@ fn read_pointer(
         }
     }
     out.write_batch(clicked.into_iter().map(PointClicked));
+}
+
+/// Reports a button press or release to the page (`pointer` events, read by the web tests when a click does not
+/// take): where it was and what it fell on, a point, the UI or neither.
+fn report_pointer(
+    what: &str,
+    at: Option<Vec2>,
+    over_ui: &impl Fn(Vec2) -> bool,
+    point_at: &impl Fn(Vec2) -> Option<u8>,
+) {
+    if !crate::platform::web::IN_BROWSER {
+        return;
+    }
+    let detail = match at {
+        None => format!("{what} nowhere"),
+        Some(v) => {
+            let on = if over_ui(v) {
+                "ui".to_string()
+            } else {
+                point_at(v).map_or_else(|| "board".to_string(), |p| point_name(p).to_string())
+            };
+            format!("{what} {:.0},{:.0} {on}", v.x, v.y)
+        }
+    };
+    crate::platform::web::event("pointer", &detail);
+}
+
+/// Reports what a click on a point did to the page (`click` events, read by the web tests).
+fn report_click(p: u8, outcome: &str) {
+    if crate::platform::web::IN_BROWSER {
+        crate::platform::web::event("click", &format!("{} {outcome}", point_name(p)));
+    }
 }
 
 /// Whether a person may act now: their turn, nothing animating, the game running.
@@ -194,6 +231,14 @@ fn handle_clicks(
     let paused = is_paused(pause.as_deref());
     for &PointClicked(p) in clicks.read() {
         if paused || !human_to_move(&state, &setup, &busy) {
+            let why = if paused {
+                "dropped paused"
+            } else if busy.0 {
+                "dropped animating"
+            } else {
+                "dropped not-to-move"
+            };
+            report_click(p, why);
             continue;
         }
         let pos = state.position();
@@ -208,11 +253,14 @@ fn handle_clicks(
         if let Some((a, w)) = sel.choice {
             if pos.captured_by(a) >> p & 1 == 1 {
                 send(sel, a);
+                report_click(p, "step");
             } else if pos.captured_by(w) >> p & 1 == 1 {
                 send(sel, w);
+                report_click(p, "step");
             } else {
                 sel.choice = None;
                 sel.note = Some(t("note.click_line").into());
+                report_click(p, "refused");
             }
             continue;
         }
@@ -221,18 +269,25 @@ fn handle_clicks(
                 && r != p
             {
                 sel.note = Some(tf("note.relay_only", &[("point", point_name(r).to_string().into())]));
+                report_click(p, "refused");
                 continue;
             }
             if legal.iter().any(|s| s.from == p && s.kind != StepKind::Stop) {
                 sel.piece = if sel.piece == Some(p) && !pos.in_relay() { None } else { Some(p) };
+                report_click(p, if sel.piece.is_some() { "selected" } else { "deselected" });
             } else if pos.has_capture() {
                 sel.note = Some(t("note.compulsory").into());
+                report_click(p, "refused");
             } else {
                 sel.note = Some(t("note.nowhere").into());
+                report_click(p, "refused");
             }
             continue;
         }
-        let Some(from) = sel.piece else { continue };
+        let Some(from) = sel.piece else {
+            report_click(p, "nothing-selected");
+            continue;
+        };
         let cands: Vec<Step> =
             legal.iter().copied().filter(|s| s.from == from && s.to == p && s.kind != StepKind::Stop).collect();
         match cands.as_slice() {
@@ -241,11 +296,16 @@ fn handle_clicks(
                 if !pos.in_relay() {
                     sel.piece = None;
                 }
+                report_click(p, "refused");
             }
-            [one] => send(sel, *one),
+            [one] => {
+                send(sel, *one);
+                report_click(p, "step");
+            }
             [x, y, ..] => {
                 let (a, w) = if x.kind == StepKind::Approach { (*x, *y) } else { (*y, *x) };
                 sel.choice = Some((a, w));
+                report_click(p, "choice");
             }
         }
     }

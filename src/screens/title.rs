@@ -57,7 +57,10 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) {
     let Ok(ctx) = contexts.ctx_mut() else { return };
     *done = true;
     ctx.set_fonts(crate::screens::fonts::definitions());
-    ctx.options_mut(|o| o.max_passes = FIRST_LAYOUT_PASSES);
+    ctx.options_mut(|o| {
+        o.max_passes = FIRST_LAYOUT_PASSES;
+        patient_clicks(&mut o.input_options);
+    });
     let mut visuals = egui::Visuals::dark();
     visuals.window_fill = egui::Color32::from_rgba_unmultiplied(38, 28, 22, 250);
     visuals.panel_fill = egui::Color32::from_rgb(34, 26, 21);
@@ -68,6 +71,15 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) {
         s.spacing.button_padding = egui::vec2(10.0, 5.0);
         s.spacing.item_spacing = egui::vec2(8.0, 6.0);
     });
+}
+
+/// A press on a button and its release count as a click however long apart they reach egui. egui's default (0.8 s,
+/// after which a still press is a touch screen's long press for a context menu, which this game has none of) is
+/// judged on frame times: where frames come half a second apart (a slow machine, a software-rendered browser), a
+/// quick click's press and release can reach egui in frames 0.9 s apart, and the button ignored it (the web tests
+/// caught Resign and Create ignored three times running).
+pub(crate) fn patient_clicks(input: &mut egui::InputOptions) {
+    input.max_click_duration = f64::INFINITY;
 }
 
 /// Passes egui may run within one frame (its default is 2); [`settle_first_layout`] uses them all once.
@@ -321,4 +333,60 @@ fn rules_screen(mut contexts: EguiContexts, mut next: ResMut<NextState<Screen>>)
         }
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_egui::egui;
+
+    /// One egui pass at `time` (seconds) with `events`, showing a single button: its rectangle and whether it
+    /// was clicked in this pass.
+    fn pass(ctx: &egui::Context, time: f64, events: Vec<egui::Event>) -> (egui::Rect, bool) {
+        let input = egui::RawInput {
+            time: Some(time),
+            events,
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(400.0, 300.0))),
+            ..Default::default()
+        };
+        let mut out = (egui::Rect::NOTHING, false);
+        let mut output = ctx.run_ui(input, |ui| {
+            let r = ui.button("Resign");
+            out = (r.rect, r.clicked());
+        });
+        // No renderer takes the font atlas here.
+        output.textures_delta.clear();
+        out
+    }
+
+    /// A click whose press and release reach egui in frames `apart` seconds apart (the pointer still on the
+    /// button throughout), in a fresh context with the game's input options or egui's own: whether the button
+    /// took it.
+    fn click_over_slow_frames(patient: bool, apart: f64) -> bool {
+        let ctx = egui::Context::default();
+        if patient {
+            ctx.options_mut(|o| super::patient_clicks(&mut o.input_options));
+        }
+        let (rect, _) = pass(&ctx, 0.0, Vec::new());
+        let pos = rect.center();
+        let button = |pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        };
+        pass(&ctx, 0.5, vec![egui::Event::PointerMoved(pos)]);
+        let (_, on_press) = pass(&ctx, 1.0, vec![button(true)]);
+        let (_, on_release) = pass(&ctx, 1.0 + apart, vec![button(false)]);
+        on_press || on_release
+    }
+
+    #[test]
+    fn a_click_counts_however_far_apart_its_frames_are() {
+        for apart in [0.05, 0.5, 0.92, 3.0] {
+            assert!(click_over_slow_frames(true, apart), "a click over frames {apart} s apart was ignored");
+        }
+        // egui's own default ignores the slow one: the case the setting is for.
+        assert!(click_over_slow_frames(false, 0.05));
+        assert!(!click_over_slow_frames(false, 0.92));
+    }
 }

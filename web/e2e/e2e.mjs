@@ -252,6 +252,9 @@ try {
       await page.waitForTimeout(100);
     }
   }
+  // Clicks that had to be made again: what the browser delivered and what the game made of each (pointer and
+  // click events) land in web/e2e-out/page-events.json and page-input.json.
+  if (figures.repeated_turns) await dumpEvents();
   // The board at rest, the player to move: wait for the CPU's answer to the last turn and its animations, then
   // count the game's frames and the browser's CPU time over IDLE_S seconds (the page's own frame loop paused).
   {

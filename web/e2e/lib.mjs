@@ -50,6 +50,16 @@ async function recordFrames(context) {
       const start = performance.now();
       try { cb(t); } finally { window.__gameFrames.push([start, performance.now()]); }
     });
+    // What the browser delivered, for a click that did not take: each pointer and mouse event on the page and
+    // the element it reached.
+    window.__input = [];
+    for (const type of ["pointerdown", "pointerup", "mousedown", "mouseup", "touchstart", "touchend"]) {
+      document.addEventListener(type, e => {
+        const p = e.changedTouches ? e.changedTouches[0] : e;
+        window.__input.push({ type, t: performance.now(), x: Math.round(p.clientX), y: Math.round(p.clientY),
+          target: e.target && e.target.tagName });
+      }, true);
+    }
     window.__ownLoop = true;
     const loop = t => { window.__frames.push(t); if (window.__ownLoop) raf(loop); };
     raf(loop);
@@ -72,6 +82,8 @@ export function gamePage(page, out, name = "page") {
   g.dumpEvents = async () => {
     const all = await page.evaluate(() => window.fanoronaEvents || []);
     fs.writeFileSync(path.join(out, `${name}-events.json`), JSON.stringify(all, null, 1));
+    const input = await page.evaluate(() => ({ input: window.__input || [], gameFrames: (window.__gameFrames || []).slice(-400) }));
+    fs.writeFileSync(path.join(out, `${name}-input.json`), JSON.stringify(input, null, 1));
   };
   g.now = () => page.evaluate(() => performance.now());
   g.waitEvent = async (pred, what, timeoutMs) => {
