@@ -526,6 +526,43 @@ fn keyboard_continues_a_relay_and_ends_it_with_e() {
     assert!(log(&mut app).rejected.is_empty());
 }
 
+/// Clicks point `p` as the pointer would.
+fn click(app: &mut App, p: u8) {
+    app.world_mut().write_message(fanorona::play::input::PointClicked(p));
+    app.update();
+}
+
+fn selected(app: &App) -> Option<u8> {
+    app.world().resource::<fanorona::play::input::Selection>().piece
+}
+
+#[test]
+fn a_relay_ended_by_key_leaves_nothing_selected_for_the_next_turn() {
+    let mut app = keyboard_app(Rules::default());
+    let turn = reach_a_relay(&mut app);
+    let mover = position(&app).side_to_move();
+    let first = turn.steps[0];
+    play_with_keys(&mut app, first);
+    assert!(position(&app).in_relay(), "{first} leaves the relay open");
+    app.update();
+    assert_eq!(selected(&app), Some(first.to), "the relaying piece is selected");
+    // The player stops there; then the opponent plays.
+    press(&mut app, KeyCode::KeyE);
+    assert!(!position(&app).in_relay());
+    assert_eq!(selected(&app), None, "a finished turn leaves nothing selected");
+    let answer = position(&app).legal_turns()[0].clone();
+    send(&mut app, MoveAction::Turn(answer));
+    assert_eq!(position(&app).side_to_move(), mover);
+    // A click on the piece that relayed selects it (it used to take the stale selection back instead).
+    let pos = position(&app);
+    if let Some(piece) = [first.to].into_iter().chain(pos.steps().iter().map(|s| s.from)).find(|&p| {
+        pos.piece_at(p) == Some(mover) && pos.steps().iter().any(|s| s.from == p && s.kind != StepKind::Stop)
+    }) {
+        click(&mut app, piece);
+        assert_eq!(selected(&app), Some(piece));
+    }
+}
+
 #[test]
 fn enter_on_the_relaying_piece_ends_the_turn() {
     let mut app = keyboard_app(Rules::default());

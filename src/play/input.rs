@@ -3,7 +3,9 @@
 //!
 //! A click or tap is read from the button release and its position, mapped through the camera to the nearest
 //! point: unlike picking's `Click`, this needs no hover before the press (touch screens have none, and a press
-//! that arrives together with its pointer move would otherwise be lost).
+//! that arrives together with its pointer move would otherwise be lost). The mouse's releases come from the
+//! window's events in order, each where the pointer was when it happened, so that a slow frame that also brings
+//! the move to the next point does not put the click there.
 //!
 //! Keyboard play moves a cursor ([`KeyCursor`]) over the points with the arrow keys (or H/J/K/L); Enter or Space
 //! then acts exactly as a click on the cursor's point, by sending the same [`PointClicked`], so that mouse, touch
@@ -11,10 +13,12 @@
 
 use crate::i18n::{illegal_reason_text, t, tf};
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
-use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest};
+use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, TurnEnded};
 use crate::state::{BoardPlay, Pause, Screen, is_paused};
+use bevy::diagnostic::FrameCount;
+use bevy::input::ButtonState;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
+use bevy::window::{PrimaryWindow, WindowEvent};
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::geometry::{Geometry, coords, point_name};
@@ -53,6 +57,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<KeyCursor>()
         .init_resource::<BoardEditing>()
         .add_message::<PointClicked>()
+        // The window's events in order (registered by the window plugin; here too for windowless apps and tests).
+        .add_message::<WindowEvent>()
         .add_systems(
             Update,
             // The keys run before the clicks, so that Enter's click on the cursor is handled in the same frame.
@@ -93,8 +99,11 @@ fn keyboard_is_ours(wants: Option<Res<EguiWantsInput>>) -> bool {
 
 /// Turns mouse releases and touch ends into [`PointClicked`], and keeps [`Selection::hovered`] on the point under
 /// the mouse. Positions over egui (HUD, windows) are the UI's, not the board's.
+#[allow(clippy::too_many_arguments)]
 fn read_pointer(
-    mouse: Res<ButtonInput<MouseButton>>,
+    mut window_events: MessageReader<WindowEvent>,
+    frame: Res<FrameCount>,
+    mut last_run: Local<Option<u32>>,
     touches: Res<Touches>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<Camera2d>>,
@@ -122,6 +131,16 @@ fn read_pointer(
         layout.point_at(world)
     };
     let cursor = window.cursor_position();
+    // The mouse's button presses and releases in the order they came, each where the pointer was at that moment:
+    // a frame can bring a release and then a move to the next point (a quick player, a slow frame), and the
+    // release belongs to where it happened, not to where the pointer is by the time the frame runs. Events read on
+    // the first run after a pause (another screen) may be a frame or two old, and are not clicks on this board.
+    let fresh = last_run.is_some_and(|f| f.wrapping_add(1) == frame.0);
+    *last_run = Some(frame.0);
+    let mut buttons = left_button_events(*last_cursor, window_events.read());
+    if !fresh {
+        buttons.clear();
+    }
     // A mouse that moves takes over from the keyboard: its hover is the pointer to follow, not the ring.
     if cursor != *last_cursor {
         if last_cursor.is_some() && cursor.is_some() && key_cursor.0.is_some() {
@@ -136,12 +155,12 @@ fn read_pointer(
     // One point clicked at most once a frame: a browser can report a tap both as a touch and as the mouse, and a
     // second click on a selected piece would take the selection back.
     let mut clicked: Vec<u8> = Vec::new();
-    if mouse.just_pressed(MouseButton::Left) {
-        report_pointer("press", cursor, &over_ui, &point_at);
-    }
-    if mouse.just_released(MouseButton::Left) {
-        report_pointer("release", cursor, &over_ui, &point_at);
-        if let Some(p) = cursor.and_then(point_at) {
+    for (pressed, at) in buttons {
+        report_pointer(if pressed { "press" } else { "release" }, at, &over_ui, &point_at);
+        if !pressed
+            && let Some(p) = at.and_then(point_at)
+            && !clicked.contains(&p)
+        {
             clicked.push(p);
         }
     }
@@ -154,6 +173,27 @@ fn read_pointer(
         }
     }
     out.write_batch(clicked.into_iter().map(PointClicked));
+}
+
+/// The left button's presses (`true`) and releases (`false`) among a frame's window `events`, in order, each
+/// with where the pointer was at that moment (`None`: outside the window), the pointer starting at `start`.
+fn left_button_events<'a>(
+    start: Option<Vec2>,
+    events: impl IntoIterator<Item = &'a WindowEvent>,
+) -> Vec<(bool, Option<Vec2>)> {
+    let mut at = start;
+    let mut buttons = Vec::new();
+    for event in events {
+        match event {
+            WindowEvent::CursorMoved(m) => at = Some(m.position),
+            WindowEvent::CursorLeft(_) => at = None,
+            WindowEvent::MouseButtonInput(b) if b.button == MouseButton::Left => {
+                buttons.push((b.state == ButtonState::Pressed, at));
+            }
+            _ => {}
+        }
+    }
+    buttons
 }
 
 /// Reports a button press or release to the page (`pointer` events, read by the web tests when a click does not
@@ -193,8 +233,14 @@ pub fn human_to_move(state: &GameState, setup: &MatchSetup, busy: &AnimationsPen
     !busy.0 && !state.game().is_over() && setup.is_human(state.position().side_to_move())
 }
 
-/// During a relay only the relaying piece may move: keep it selected.
-fn follow_relay(state: Res<GameState>, mut sel: ResMut<Selection>) {
+/// During a relay only the relaying piece may move: keep it selected. A turn that ends leaves nothing selected:
+/// otherwise the piece that relayed last stayed selected into the player's next turn, where the click meant to
+/// pick it took the selection back, and the next click moved nothing.
+fn follow_relay(state: Res<GameState>, mut turns: MessageReader<TurnEnded>, mut sel: ResMut<Selection>) {
+    if turns.read().count() > 0 && (sel.piece.is_some() || sel.choice.is_some()) {
+        sel.piece = None;
+        sel.choice = None;
+    }
     let relay = state.position().relay_piece();
     if relay.is_some() && sel.piece != relay {
         sel.piece = relay;
@@ -623,5 +669,50 @@ fn draw_highlights(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::input::mouse::MouseButtonInput;
+    use bevy::window::{CursorLeft, CursorMoved};
+
+    fn moved(x: f32, y: f32) -> WindowEvent {
+        WindowEvent::CursorMoved(CursorMoved { window: Entity::PLACEHOLDER, position: Vec2::new(x, y), delta: None })
+    }
+
+    fn button(button: MouseButton, state: ButtonState) -> WindowEvent {
+        WindowEvent::MouseButtonInput(MouseButtonInput { button, state, window: Entity::PLACEHOLDER })
+    }
+
+    #[test]
+    fn each_press_and_release_is_where_the_pointer_was_then() {
+        use ButtonState::{Pressed, Released};
+        // One slow frame: a click on one point, the move to the next and a click there, then a move on.
+        let frame = [
+            button(MouseButton::Left, Pressed),
+            button(MouseButton::Left, Released),
+            moved(386.0, 186.0),
+            button(MouseButton::Right, Pressed),
+            button(MouseButton::Left, Pressed),
+            button(MouseButton::Left, Released),
+            moved(500.0, 20.0),
+        ];
+        let start = Some(Vec2::new(330.0, 241.0));
+        assert_eq!(
+            left_button_events(start, &frame),
+            vec![
+                (true, start),
+                (false, start),
+                (true, Some(Vec2::new(386.0, 186.0))),
+                (false, Some(Vec2::new(386.0, 186.0)))
+            ]
+        );
+        // A release after the pointer left the window is nowhere.
+        let left =
+            [WindowEvent::CursorLeft(CursorLeft { window: Entity::PLACEHOLDER }), button(MouseButton::Left, Released)];
+        assert_eq!(left_button_events(start, &left), vec![(false, None)]);
+        assert_eq!(left_button_events(None, &[moved(1.0, 2.0)]), vec![]);
     }
 }

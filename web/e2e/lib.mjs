@@ -201,6 +201,8 @@ export function gamePage(page, out, name = "page") {
       }
       await page.waitForTimeout(100);
     }
+    // Clicks that had to be made again: what the browser delivered and what the game made of each.
+    if (repeats) await g.dumpEvents();
     return { turn: (await g.turns()).at(-1), repeats };
   };
   /// The longest gap (ms) between the page's animation frames from page time `a` to `b`, and how many there were.
