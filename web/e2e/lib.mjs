@@ -106,8 +106,12 @@ export function gamePage(page, out, name = "page") {
   g.settled = async (pred, what, settleMs = 2500, timeoutMs = 20000) => {
     const start = Date.now();
     for (;;) {
-      const last = (await page.evaluate(() => window.fanoronaEvents || [])).filter(pred).at(-1);
-      if (last && (await g.now()) - last.t > settleMs) return last;
+      const all = await page.evaluate(() => window.fanoronaEvents || []);
+      const last = all.filter(pred).at(-1);
+      // A new screen lays itself out over its first frames too: what the screen before reported is not yet settled.
+      const screen = all.filter(e => e.kind === "screen").at(-1);
+      const since = Math.max(last ? last.t : 0, screen ? screen.t : 0);
+      if (last && (await g.now()) - since > settleMs) return last;
       if (g.errors.length) fail(`${name}: page error while waiting for ${what}: ${g.errors[0]}`);
       if (Date.now() - start > timeoutMs) {
         await g.dumpEvents();
