@@ -142,6 +142,9 @@ fn hud(mut contexts: EguiContexts, view: HudView, mut act: HudActions, mut frame
         capture_choice(ctx, &view, &mut act, choice, &frame);
     }
     let (top, panel) = (top.response.rect, side.response.rect);
+    if let Some(note) = &act.sel.note {
+        refusal_note(ctx, note, top.height(), screen_rect, tall);
+    }
     let new_frame = if tall {
         BoardFrame { left: 0.0, top: top.height(), right: 0.0, bottom: panel.height() }
     } else {
@@ -154,7 +157,7 @@ fn hud(mut contexts: EguiContexts, view: HudView, mut act: HudActions, mut frame
     Ok(())
 }
 
-/// The top bar: status, vela phase, the direction prompt and the note on a refused step.
+/// The top bar: status, vela phase and the direction prompt.
 fn status_bar(ui: &mut egui::Ui, view: &HudView, sel: &Selection, screen: egui::Rect, tall: bool) {
     let fill = ui.ctx().global_style().visuals.panel_fill;
     egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
@@ -168,9 +171,23 @@ fn status_bar(ui: &mut egui::Ui, view: &HudView, sel: &Selection, screen: egui::
                 ui.label(egui::RichText::new(t("hud.choose_direction")).size(16.0));
             }
         });
-        if let Some(note) = &sel.note {
-            ui.label(egui::RichText::new(capitalise(note)).color(colors::WARN));
-        }
+    });
+}
+
+/// The note on a refused click, just under the top bar and over the board's edge: a line of the bar's own would
+/// move the board down and back each time a note came and went. Not interactable, so that it never takes a click
+/// meant for the board.
+fn refusal_note(ctx: &egui::Context, note: &str, top: f32, screen: egui::Rect, tall: bool) {
+    let fill = ctx.global_style().visuals.panel_fill;
+    egui::Area::new("note".into()).anchor(egui::Align2::LEFT_TOP, [0.0, top]).interactable(false).show(ctx, |ui| {
+        egui::Frame::new()
+            .fill(fill)
+            .inner_margin(egui::Margin::symmetric(10, 4))
+            .corner_radius(egui::CornerRadius { ne: 0, nw: 0, se: 6, sw: 0 })
+            .show(ui, |ui| {
+                ui.set_max_width(screen.width() - if tall { 0.0 } else { SIDE_WIDTH } - 20.0);
+                ui.label(egui::RichText::new(capitalise(note)).color(colors::WARN));
+            });
     });
 }
 
