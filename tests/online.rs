@@ -1,7 +1,8 @@
 //! Online games between two headless app instances through a real `fanorona-server`, started in this process on a
 //! free loopback port with a temporary database: creating and joining, a remote turn arriving as a `MoveRequest`, an
-//! illegal turn refused (the server's state restoring the board), a resignation sent through the server, and the
-//! finished game counted under "online" and saved as a record. Every wait is bounded.
+//! illegal turn refused (the server's state restoring the board), a resignation sent through the server, the
+//! finished game counted under "online" and saved as a record, and both players back in their seats after the server
+//! restarts, with a turn played while it was down. Every wait is bounded.
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -19,25 +20,35 @@ use std::time::{Duration, Instant};
 /// The longest any one wait may take.
 const WAIT: Duration = Duration::from_secs(10);
 
-/// A server on a free loopback port; it stops when dropped (with its runtime and database folder).
+/// A server on a loopback port; it stops when dropped (with its runtime, closing every connection, and its
+/// database folder unless the folder was lent to it).
 struct Server {
     url: String,
+    addr: std::net::SocketAddr,
     _runtime: tokio::runtime::Runtime,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
 }
 
+/// A server on a free loopback port with a temporary database.
 fn server() -> Server {
     let dir = tempfile::tempdir().unwrap();
+    let mut server = server_at(dir.path(), "127.0.0.1:0".parse().unwrap());
+    server._dir = Some(dir);
+    server
+}
+
+/// A server on `addr` with the database in `dir` (kept when the server stops, so that another can take it over).
+fn server_at(dir: &std::path::Path, addr: std::net::SocketAddr) -> Server {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let db = fanorona_server::db::Db::open(&dir.path().join("games.db")).unwrap();
+    let db = fanorona_server::db::Db::open(&dir.join("games.db")).unwrap();
     let addr = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let hub = Arc::new(fanorona_server::hub::Hub::new(db, fanorona_server::Config::default()));
         tokio::spawn(fanorona_server::serve(listener, hub, None));
         addr
     });
-    Server { url: format!("ws://{addr}/ws"), _runtime: runtime, _dir: dir }
+    Server { url: format!("ws://{addr}/ws"), addr, _runtime: runtime, _dir: None }
 }
 
 /// Every move request the app saw, to check that remote turns enter like any other.
@@ -186,4 +197,53 @@ fn bad_codes_and_unknown_games_are_refused_with_words() {
     assert_eq!(online(&app).failure(), Some(error_text(ErrorCode::UnknownGame)));
     assert!(!online(&app).is_active(), "the session ends; the form shows why");
     assert_eq!(online::parse_code("12"), None);
+}
+
+#[test]
+fn both_players_return_to_their_seats_after_the_server_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server_at(dir.path(), "127.0.0.1:0".parse().unwrap());
+    let (store_a, store_b) = (Storage::memory(), Storage::memory());
+    let (mut a, mut b) = (player(&store_a), player(&store_b));
+    start(&mut a, &server.url, "Ana", Goal::Create { board: Board::Dimy, colour: ColourChoice::White });
+    drive(&mut [&mut a], "the invite", |apps| online(apps[0]).invite().is_some());
+    let invite = online(&a).invite().unwrap().to_string();
+    start(&mut b, &server.url, "Be", Goal::Join(invite));
+    drive(&mut [&mut a, &mut b], "both seated in the game", |apps| {
+        apps.iter().all(|app| screen(app) == Screen::Playing && online(app).in_game())
+    });
+    let first = some_turn(game(&a), 0);
+    play(&mut a, &first);
+    drive(&mut [&mut a, &mut b], "White's turn on Black's board", |apps| game(apps[1]).turns().len() == 1);
+    let tokens = (online(&a).token().unwrap().to_string(), online(&b).token().unwrap().to_string());
+
+    // The server goes down: both connections drop and both players wait to try again, still in the game.
+    let addr = server.addr;
+    drop(server);
+    drive(&mut [&mut a, &mut b], "both connections lost", |apps| {
+        apps.iter().all(|app| matches!(online(app).link(), online::Link::Retrying { .. }))
+    });
+    assert!(online(&a).in_game() && online(&b).in_game());
+
+    // Black plays while the server is away: the turn waits to be sent.
+    let reply = some_turn(game(&b), 1);
+    play(&mut b, &reply);
+    drive(&mut [&mut a, &mut b], "Black's turn on its own board", |apps| game(apps[1]).turns().len() == 2);
+
+    // The server comes back on the same address with the same database: each player resumes its own seat (the
+    // same token), Black's waiting turn reaches the server and then White, and the game goes on.
+    server = server_at(dir.path(), addr);
+    drive(&mut [&mut a, &mut b], "both back and Black's turn on White's board", |apps| {
+        apps.iter().all(|app| online(app).link() == online::Link::Open) && game(apps[0]).turns().len() == 2
+    });
+    assert_eq!(game(&a).turns(), game(&b).turns());
+    assert_eq!(game(&b).turns()[1], reply);
+    assert_eq!((online(&a).token().unwrap(), online(&b).token().unwrap()), (tokens.0.as_str(), tokens.1.as_str()));
+    assert_eq!(online(&a).my_side(), Some(Side::White));
+    assert_eq!(online(&b).my_side(), Some(Side::Black));
+    let third = some_turn(game(&a), 2);
+    play(&mut a, &third);
+    drive(&mut [&mut a, &mut b], "White's next turn on Black's board", |apps| game(apps[1]).turns().len() == 3);
+    assert_eq!(game(&a).turns(), game(&b).turns());
+    drop(server);
 }
