@@ -51,6 +51,45 @@ fn server_at(dir: &std::path::Path, addr: std::net::SocketAddr) -> Server {
     Server { url: format!("ws://{addr}/ws"), addr, _runtime: runtime, _dir: None }
 }
 
+/// A loopback TCP relay in front of a server: a player connected through it can be cut off alone, while the
+/// relay keeps listening for the player's return.
+struct Relay {
+    url: String,
+    conns: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+fn relay(to: std::net::SocketAddr) -> Relay {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let conns = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let tasks = conns.clone();
+    let addr = runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(to).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                tasks.lock().unwrap().push(task.abort_handle());
+            }
+        });
+        addr
+    });
+    Relay { url: format!("ws://{addr}/ws"), conns, _runtime: runtime }
+}
+
+impl Relay {
+    /// Drops every connection through the relay, as a network that fails would (both ends see it closed).
+    fn cut(&self) {
+        for task in self.conns.lock().unwrap().drain(..) {
+            task.abort();
+        }
+    }
+}
+
 /// Every move request the app saw, to check that remote turns enter like any other.
 #[derive(Resource, Default)]
 struct SeenRequests(Vec<MoveAction>);
@@ -246,4 +285,56 @@ fn both_players_return_to_their_seats_after_the_server_restarts() {
     drive(&mut [&mut a, &mut b], "White's next turn on Black's board", |apps| game(apps[1]).turns().len() == 3);
     assert_eq!(game(&a).turns(), game(&b).turns());
     drop(server);
+}
+
+#[test]
+fn a_player_cut_off_alone_is_seen_away_and_comes_back_to_the_game() {
+    let server = server();
+    let relay = relay(server.addr);
+    let (store_a, store_b) = (Storage::memory(), Storage::memory());
+    let (mut a, mut b) = (player(&store_a), player(&store_b));
+    start(&mut a, &server.url, "Ana", Goal::Create { board: Board::Dimy, colour: ColourChoice::White });
+    drive(&mut [&mut a], "the invite", |apps| online(apps[0]).invite().is_some());
+    let invite = online(&a).invite().unwrap().to_string();
+    start(&mut b, &relay.url, "Be", Goal::Join(invite));
+    drive(&mut [&mut a, &mut b], "both seated, each seeing the other connected", |apps| {
+        apps.iter().all(|app| {
+            online(app).in_game() && online(app).server_state().is_some_and(|s| s.white.connected && s.black.connected)
+        })
+    });
+    let first = some_turn(game(&a), 0);
+    play(&mut a, &first);
+    drive(&mut [&mut a, &mut b], "White's turn on Black's board", |apps| game(apps[1]).turns().len() == 1);
+
+    // Black's network fails: White's seat list shows Black away; Black retries, still in the game.
+    relay.cut();
+    drive(&mut [&mut a, &mut b], "Black away for White, retrying for itself", |apps| {
+        online(apps[0]).server_state().is_some_and(|s| !s.black.connected)
+            && matches!(online(apps[1]).link(), online::Link::Retrying { .. })
+    });
+    assert_eq!(online(&a).link(), online::Link::Open, "White's own connection never dropped");
+    assert!(online(&b).in_game());
+
+    // Black comes back by itself: White sees it here again, and the game goes on from where it was.
+    drive(&mut [&mut b], "Black's connection open again", |apps| online(apps[0]).link() == online::Link::Open);
+    assert_eq!(game(&b).turns(), game(&a).turns());
+    // Played at once, the turn may reach Black's board before the server's state of the resumed seat does: that
+    // state is behind by the turn on its way, and Black's board keeps it all along.
+    let reply = some_turn(game(&b), 1);
+    play(&mut b, &reply);
+    b.update();
+    drive(&mut [&mut a, &mut b], "Black's reply on White's board", |apps| {
+        assert_eq!(game(apps[1]).turns().len(), 2, "Black's own turn left its board");
+        game(apps[0]).turns().len() == 2
+    });
+    drive(&mut [&mut a, &mut b], "Black seen back", |apps| {
+        online(apps[0]).server_state().is_some_and(|s| s.black.connected)
+    });
+    for _ in 0..20 {
+        a.update();
+        b.update();
+        assert_eq!(game(&b).turns().len(), 2, "Black's own turn left its board");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(game(&a).turns(), game(&b).turns());
 }

@@ -98,7 +98,21 @@ pub struct Online {
     backoff: Option<Backoff>,
     last_sent: f64,
     record_saved: bool,
-    welcomed_once: bool,
+    /// The welcomes so far: one for each connection that opened.
+    epoch: u32,
+    /// The local player's turns not yet played back by the server nor refused, oldest first.
+    pending: Vec<Pending>,
+}
+
+/// One of the local player's turns on its way to the server.
+#[derive(Clone, Debug, PartialEq)]
+struct Pending {
+    /// Its ply in the game.
+    ply: u32,
+    /// The turn.
+    turn: Turn,
+    /// The connection ([`Online::epoch`]) it was written to, or `None` while it waits in the outbox.
+    sent_on: Option<u32>,
 }
 
 impl Online {
@@ -240,6 +254,22 @@ impl Online {
         self.link = Link::Retrying { at: now + delay as f64 / 1000.0 };
     }
 
+    /// Queues again the local player's turns written to a connection that has closed since: the server's state,
+    /// made after it closed, lacks them, so they never arrived.
+    fn resend_lost_turns(&mut self) {
+        let epoch = self.epoch;
+        let lost: Vec<ClientMsg> = self
+            .pending
+            .iter_mut()
+            .filter(|p| p.sent_on.is_some_and(|e| e != epoch))
+            .map(|p| {
+                p.sent_on = None;
+                ClientMsg::Turn { ply: p.ply, turn: p.turn.to_string() }
+            })
+            .collect();
+        self.outbox.extend(lost);
+    }
+
     /// The first message after the welcome: back to the seat when there is one, else what the player asked for.
     fn entry_message(&self) -> Option<ClientMsg> {
         if let Some(token) = &self.token {
@@ -370,7 +400,7 @@ fn pump(
                 ewebsock::WsEvent::Message(ewebsock::WsMessage::Text(text)) => match parse_server(&text) {
                     Ok(ServerMsg::Welcome { .. }) => {
                         online.link = Link::Open;
-                        online.welcomed_once = true;
+                        online.epoch += 1;
                         if let Some(b) = online.backoff.as_mut() {
                             b.reset();
                         }
@@ -412,6 +442,10 @@ fn pump(
     while let Some(msg) = online.outbox.pop_front() {
         tx.send(ewebsock::WsMessage::Text(msg.to_json()));
         online.last_sent = now;
+        if let ClientMsg::Turn { ply, .. } = msg {
+            let epoch = online.epoch;
+            online.pending.iter_mut().filter(|p| p.ply == ply).for_each(|p| p.sent_on = Some(epoch));
+        }
     }
     if now - online.last_sent >= PING_SECS {
         tx.send(ewebsock::WsMessage::Text(ClientMsg::Ping.to_json()));
@@ -553,6 +587,9 @@ fn turn_played(
         s.ply = ply + 1;
         s.to_move = to_move;
     }
+    if online.my_side() == Some(side_of(by)) {
+        online.pending.retain(|p| p.ply > ply);
+    }
     if !online.started {
         return false;
     }
@@ -618,6 +655,14 @@ fn refused(online: &mut Online, code: ErrorCode, message: &str, now: f64) {
         | ErrorCode::NoOpponent
         | ErrorCode::GameOver => {
             online.note(text, now);
+            // The server's state, asked for here, puts a refused turn's board right.
+            online.pending.clear();
+            online.send(ClientMsg::Sync);
+        }
+        // Not taken, whatever it was: a turn on its way may have been it, so the server's state decides the board.
+        ErrorCode::RateLimited | ErrorCode::Internal | ErrorCode::NotInGame if !online.pending.is_empty() => {
+            online.note(text, now);
+            online.pending.clear();
             online.send(ClientMsg::Sync);
         }
         _ => online.note(text, now),
@@ -686,12 +731,35 @@ fn apply_state(
     if setup.players != players {
         setup.players = players;
     }
+    online.pending.retain(|p| p.ply as usize >= game.turns().len());
+    if awaits_own_turns(state.game(), &game, &online.pending) {
+        // The board keeps them meanwhile.
+        online.resend_lost_turns();
+        return false;
+    }
+    online.pending.clear();
     if same_game(state.game(), &game) {
         return false;
     }
     setup.rules = *game.rules();
     out.loads.write(LoadGame(game));
     true
+}
+
+/// Whether the local game is the server's followed by the local player's own turns still on their way to it (sent
+/// or waiting to be), the server's game not being over: then the server's state is only behind, not different.
+fn awaits_own_turns(local: &Game, server: &Game, pending: &[Pending]) -> bool {
+    let (mine, theirs) = (local.turns(), server.turns());
+    !pending.is_empty()
+        && local.rules() == server.rules()
+        && server.outcome().is_none()
+        && mine.len() == theirs.len() + pending.len()
+        && mine.starts_with(theirs)
+        && pending
+            .iter()
+            .zip(&mine[theirs.len()..])
+            .enumerate()
+            .all(|(k, (p, turn))| p.ply as usize == theirs.len() + k && p.turn == *turn)
 }
 
 /// Whether the local game is the server's: the same turns and result (a relay in progress locally is the local
@@ -720,7 +788,9 @@ fn save_record(storage: Option<&Storage>, record: &str, online: &mut Online, now
 fn send_turns(mut turns: MessageReader<TurnEnded>, setup: Res<MatchSetup>, mut online: ResMut<Online>) {
     for ended in turns.read() {
         if online.in_game() && setup.is_online() && online.my_side() == Some(ended.side) && setup.is_human(ended.side) {
-            online.send(ClientMsg::Turn { ply: ended.number as u32 - 1, turn: ended.turn.to_string() });
+            let ply = ended.number as u32 - 1;
+            online.pending.push(Pending { ply, turn: ended.turn.clone(), sent_on: None });
+            online.send(ClientMsg::Turn { ply, turn: ended.turn.to_string() });
         }
     }
 }
@@ -806,6 +876,39 @@ mod tests {
         for code in [ErrorCode::VersionMismatch, ErrorCode::IllegalTurn, ErrorCode::BadRules, ErrorCode::ServerBusy] {
             assert!(!error_text(code).starts_with("online."), "{code:?} has no text");
         }
+    }
+
+    #[test]
+    fn the_servers_state_behind_by_own_turns_on_their_way_keeps_the_board() {
+        let mut local = Game::new(fanorona_engine::Rules::default());
+        let first = local.position().legal_turns()[0].clone();
+        local.play_turn(&first).unwrap();
+        let server = local.clone();
+        let second = local.position().legal_turns()[0].clone();
+        local.play_turn(&second).unwrap();
+        let on_way = |sent_on| vec![Pending { ply: 1, turn: second.clone(), sent_on }];
+        assert!(awaits_own_turns(&local, &server, &on_way(None)), "waiting in the outbox");
+        assert!(awaits_own_turns(&local, &server, &on_way(Some(3))), "written to a connection");
+        assert!(!awaits_own_turns(&local, &server, &[]), "no turn on its way: the server's game is the truth");
+        assert!(!awaits_own_turns(&local, &local, &on_way(None)), "the server has it already");
+        let wrong_ply = vec![Pending { ply: 2, turn: second.clone(), sent_on: None }];
+        assert!(!awaits_own_turns(&local, &server, &wrong_ply));
+        // The server's game went another way (a takeback, another turn): the board follows the server.
+        let mut other = Game::new(fanorona_engine::Rules::default());
+        other.play_turn(other.position().legal_turns().last().unwrap()).unwrap();
+        assert!(!awaits_own_turns(&local, &other, &on_way(None)));
+
+        // Only a turn written to an earlier connection goes again, once.
+        let mut online = Online { epoch: 2, pending: on_way(Some(1)), ..Online::default() };
+        online.resend_lost_turns();
+        let again = ClientMsg::Turn { ply: 1, turn: second.to_string() };
+        assert_eq!(online.outbox, [again]);
+        assert_eq!(online.pending[0].sent_on, None, "waiting in the outbox again");
+        online.resend_lost_turns();
+        assert_eq!(online.outbox.len(), 1);
+        let mut online = Online { epoch: 2, pending: on_way(Some(2)), ..Online::default() };
+        online.resend_lost_turns();
+        assert!(online.outbox.is_empty(), "written to this connection: still on its way");
     }
 
     #[test]
