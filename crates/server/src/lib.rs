@@ -22,7 +22,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use fanorona_net::{ErrorCode, MAX_CLIENT_MESSAGE_BYTES};
 use hub::Hub;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +48,9 @@ pub struct Config {
     pub hello_timeout: Duration,
     /// Spectators allowed in one game.
     pub max_spectators: usize,
+    /// Reverse proxies whose `X-Forwarded-For` header names the client (see [`client_ip`]); none by default, so
+    /// that a client cannot choose the address its connections count against.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(90),
             hello_timeout: Duration::from_secs(10),
             max_spectators: 100,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -83,12 +87,37 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
     }
 }
 
+/// The address a connection counts against: the peer's, or, when the peer is one of `trusted` (a reverse proxy), the
+/// nearest address in its `X-Forwarded-For` header that is not a trusted proxy itself. Proxies append the address
+/// they saw, so the entries left of it are the client's word and are never read; a missing or unreadable header
+/// leaves the peer's address.
+pub fn client_ip(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    let peer = peer.to_canonical();
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut hops = headers.get_all("x-forwarded-for").iter().collect::<Vec<_>>();
+    hops.reverse();
+    for value in hops {
+        let Ok(text) = value.to_str() else { return peer };
+        for hop in text.rsplit(',') {
+            match hop.trim().parse::<IpAddr>() {
+                Ok(ip) if trusted.contains(&ip) => continue,
+                Ok(ip) => return ip.to_canonical(),
+                Err(_) => return peer,
+            }
+        }
+    }
+    peer
+}
+
 async fn upgrade(
     ws: WebSocketUpgrade,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    match hub.admit(addr.ip()) {
+    match hub.admit(client_ip(addr.ip(), &headers, &hub.config.trusted_proxies)) {
         // Client messages are small: an 8 KiB read buffer instead of 128 KiB keeps an idle game's memory low, and
         // writing each message at once (no write buffering) keeps the latency low.
         Ok(guard) => ws
@@ -111,4 +140,41 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, web_dir: Op
 /// The default database: `games.sqlite3` in the platform's data folder.
 pub fn default_db_path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "fanorona-server").map(|d| d.data_dir().join("games.sqlite3"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderMap;
+
+    fn headers(values: &[&str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for v in values {
+            h.append("x-forwarded-for", v.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_names_the_client_and_only_by_the_address_it_appended() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let proxy = [ip("127.0.0.1"), ip("10.0.0.2")];
+        let peer = ip("127.0.0.1");
+        // Not a trusted peer: the header is the client's word and is ignored.
+        assert_eq!(client_ip(ip("198.51.100.9"), &headers(&["203.0.113.7"]), &proxy), ip("198.51.100.9"));
+        assert_eq!(client_ip(peer, &headers(&["203.0.113.7"]), &[]), peer);
+        // The proxy appended the client's address: the last entry, whatever the client put before it.
+        assert_eq!(client_ip(peer, &headers(&["203.0.113.7"]), &proxy), ip("203.0.113.7"));
+        assert_eq!(client_ip(peer, &headers(&["1.1.1.1, 203.0.113.7"]), &proxy), ip("203.0.113.7"));
+        assert_eq!(client_ip(peer, &headers(&["1.1.1.1", "203.0.113.7"]), &proxy), ip("203.0.113.7"));
+        // A chain of trusted proxies is walked back to the first address that is not one.
+        assert_eq!(client_ip(peer, &headers(&["203.0.113.7, 10.0.0.2"]), &proxy), ip("203.0.113.7"));
+        assert_eq!(client_ip(peer, &headers(&[" 2001:db8::1 "]), &proxy), ip("2001:db8::1"));
+        assert_eq!(client_ip(peer, &headers(&["::ffff:203.0.113.7"]), &proxy), ip("203.0.113.7"));
+        // Missing, unreadable or only proxies: the peer's own address.
+        assert_eq!(client_ip(peer, &HeaderMap::new(), &proxy), peer);
+        assert_eq!(client_ip(peer, &headers(&["1.1.1.1, unknown"]), &proxy), peer);
+        assert_eq!(client_ip(peer, &headers(&["10.0.0.2"]), &proxy), peer);
+        assert_eq!(client_ip(ip("::ffff:127.0.0.1"), &headers(&["203.0.113.7"]), &proxy), ip("203.0.113.7"));
+    }
 }

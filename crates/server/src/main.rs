@@ -49,6 +49,10 @@ struct ServeArgs {
     /// Seconds without a message after which a connection is closed.
     #[arg(long, default_value_t = Config::default().idle_timeout.as_secs())]
     idle_timeout: u64,
+    /// A reverse proxy in front of the server (repeat for several): connections from it count against the client
+    /// address it appends to `X-Forwarded-For`, e.g. `--trusted-proxy 127.0.0.1` with `--bind 127.0.0.1`.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<IpAddr>,
 }
 
 fn main() -> std::process::ExitCode {
@@ -76,6 +80,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         msgs_per_sec: args.msgs_per_sec,
         burst: args.msgs_per_sec * 2.0,
         idle_timeout: Duration::from_secs(args.idle_timeout),
+        trusted_proxies: args.trusted_proxies,
         ..Config::default()
     };
     let web_dir = if args.web_dir.join("index.html").is_file() {

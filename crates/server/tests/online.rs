@@ -263,6 +263,35 @@ async fn rate_limit_and_connection_limits_trigger() {
 }
 
 #[tokio::test]
+async fn behind_a_trusted_proxy_connections_count_against_the_forwarded_address() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        Config { max_conns_per_ip: 2, trusted_proxies: vec!["127.0.0.1".parse().unwrap()], ..Config::default() };
+    let server = start(&dir.path().join("db.sqlite3"), config, None).await;
+    let connect = |forwarded: &'static str| {
+        let mut request = format!("ws://{}/ws", server.addr).into_client_request().unwrap();
+        request.headers_mut().insert("x-forwarded-for", forwarded.parse().unwrap());
+        tokio_tungstenite::connect_async(request)
+    };
+    let status = |r: Result<_, tokio_tungstenite::tungstenite::Error>| match r {
+        Ok(_) => 101,
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => r.status().as_u16(),
+        Err(e) => panic!("{e}"),
+    };
+    // Two players behind the same proxy (one loopback peer): each has its own two connections.
+    let mut open = Vec::new();
+    for forwarded in ["203.0.113.7", "203.0.113.7", "203.0.113.8", "1.1.1.1, 203.0.113.8"] {
+        open.push(connect(forwarded).await.unwrap());
+    }
+    assert_eq!(status(connect("203.0.113.7").await.map(|_| ())), 429, "a third from the same client");
+    // What the client wrote before the proxy's entry counts for nothing.
+    assert_eq!(status(connect("198.51.100.1, 203.0.113.8").await.map(|_| ())), 429);
+    assert_eq!(status(connect("203.0.113.9").await.map(|_| ())), 101, "another client still gets in");
+    drop(open);
+}
+
+#[tokio::test]
 async fn hello_comes_first_with_the_right_version() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
