@@ -1,8 +1,9 @@
 //! Online games between two headless app instances through a real `fanorona-server`, started in this process on a
 //! free loopback port with a temporary database: creating and joining, a remote turn arriving as a `MoveRequest`, an
 //! illegal turn refused (the server's state restoring the board), a resignation sent through the server, the
-//! finished game counted under "online" and saved as a record, and both players back in their seats after the server
-//! restarts, with a turn played while it was down. Every wait is bounded.
+//! finished game counted under "online" and saved as a record, both players back in their seats after the server
+//! restarts (with a turn played while it was down), and one player cut off alone through a loopback relay, seen away
+//! and back by the other. Every wait is bounded.
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
