@@ -101,9 +101,9 @@ pub fn client_ip(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAdd
     for value in hops {
         let Ok(text) = value.to_str() else { return peer };
         for hop in text.rsplit(',') {
-            match hop.trim().parse::<IpAddr>() {
+            match hop.trim().parse::<IpAddr>().map(|ip| ip.to_canonical()) {
                 Ok(ip) if trusted.contains(&ip) => continue,
-                Ok(ip) => return ip.to_canonical(),
+                Ok(ip) => return ip,
                 Err(_) => return peer,
             }
         }
@@ -175,6 +175,7 @@ mod tests {
         assert_eq!(client_ip(peer, &HeaderMap::new(), &proxy), peer);
         assert_eq!(client_ip(peer, &headers(&["1.1.1.1, unknown"]), &proxy), peer);
         assert_eq!(client_ip(peer, &headers(&["10.0.0.2"]), &proxy), peer);
+        assert_eq!(client_ip(peer, &headers(&["203.0.113.7, ::ffff:10.0.0.2"]), &proxy), ip("203.0.113.7"));
         assert_eq!(client_ip(ip("::ffff:127.0.0.1"), &headers(&["203.0.113.7"]), &proxy), ip("203.0.113.7"));
     }
 }
