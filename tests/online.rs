@@ -239,22 +239,32 @@ fn bad_codes_and_unknown_games_are_refused_with_words() {
     assert_eq!(online::parse_code("12"), None);
 }
 
-#[test]
-fn both_players_return_to_their_seats_after_the_server_restarts() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = server_at(dir.path(), "127.0.0.1:0".parse().unwrap());
-    let (store_a, store_b) = (Storage::memory(), Storage::memory());
-    let (mut a, mut b) = (player(&store_a), player(&store_b));
-    start(&mut a, &server.url, "Ana", Goal::Create { board: Board::Dimy, colour: ColourChoice::White });
+/// Ana (White, through `white_url`) creates a 5×5 game and Be (Black, through `black_url`) joins it with the invite;
+/// once both are seated and see each other connected, White plays a first turn that reaches Black's board.
+fn seated_pair(white_url: &str, black_url: &str) -> (App, App) {
+    let (mut a, mut b) = (player(&Storage::memory()), player(&Storage::memory()));
+    start(&mut a, white_url, "Ana", Goal::Create { board: Board::Dimy, colour: ColourChoice::White });
     drive(&mut [&mut a], "the invite", |apps| online(apps[0]).invite().is_some());
     let invite = online(&a).invite().unwrap().to_string();
-    start(&mut b, &server.url, "Be", Goal::Join(invite));
-    drive(&mut [&mut a, &mut b], "both seated in the game", |apps| {
-        apps.iter().all(|app| screen(app) == Screen::Playing && online(app).in_game())
+    start(&mut b, black_url, "Be", Goal::Join(invite));
+    drive(&mut [&mut a, &mut b], "both seated, each seeing the other connected", |apps| {
+        apps.iter().all(|app| {
+            screen(app) == Screen::Playing
+                && online(app).in_game()
+                && online(app).server_state().is_some_and(|s| s.white.connected && s.black.connected)
+        })
     });
     let first = some_turn(game(&a), 0);
     play(&mut a, &first);
     drive(&mut [&mut a, &mut b], "White's turn on Black's board", |apps| game(apps[1]).turns().len() == 1);
+    (a, b)
+}
+
+#[test]
+fn both_players_return_to_their_seats_after_the_server_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = server_at(dir.path(), "127.0.0.1:0".parse().unwrap());
+    let (mut a, mut b) = seated_pair(&server.url, &server.url);
     let tokens = (online(&a).token().unwrap().to_string(), online(&b).token().unwrap().to_string());
 
     // The server goes down: both connections drop and both players wait to try again, still in the game.
@@ -292,20 +302,7 @@ fn both_players_return_to_their_seats_after_the_server_restarts() {
 fn a_player_cut_off_alone_is_seen_away_and_comes_back_to_the_game() {
     let server = server();
     let relay = relay(server.addr);
-    let (store_a, store_b) = (Storage::memory(), Storage::memory());
-    let (mut a, mut b) = (player(&store_a), player(&store_b));
-    start(&mut a, &server.url, "Ana", Goal::Create { board: Board::Dimy, colour: ColourChoice::White });
-    drive(&mut [&mut a], "the invite", |apps| online(apps[0]).invite().is_some());
-    let invite = online(&a).invite().unwrap().to_string();
-    start(&mut b, &relay.url, "Be", Goal::Join(invite));
-    drive(&mut [&mut a, &mut b], "both seated, each seeing the other connected", |apps| {
-        apps.iter().all(|app| {
-            online(app).in_game() && online(app).server_state().is_some_and(|s| s.white.connected && s.black.connected)
-        })
-    });
-    let first = some_turn(game(&a), 0);
-    play(&mut a, &first);
-    drive(&mut [&mut a, &mut b], "White's turn on Black's board", |apps| game(apps[1]).turns().len() == 1);
+    let (mut a, mut b) = seated_pair(&server.url, &relay.url);
 
     // Black's network fails: White's seat list shows Black away; Black retries, still in the game.
     relay.cut();
