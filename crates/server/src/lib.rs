@@ -96,9 +96,7 @@ pub fn client_ip(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAdd
     if !trusted.contains(&peer) {
         return peer;
     }
-    let mut hops = headers.get_all("x-forwarded-for").iter().collect::<Vec<_>>();
-    hops.reverse();
-    for value in hops {
+    for value in headers.get_all("x-forwarded-for").iter().rev() {
         let Ok(text) = value.to_str() else { return peer };
         for hop in text.rsplit(',') {
             match hop.trim().parse::<IpAddr>().map(|ip| ip.to_canonical()) {
