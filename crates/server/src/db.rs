@@ -17,7 +17,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::{mpsc, oneshot};
 
 /// The migrations, in order: file `i` is applied when `PRAGMA user_version` is below `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../migrations/0001_init.sql"), include_str!("../migrations/0002_offers.sql")];
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -90,6 +91,10 @@ pub struct StoredGame {
     pub black: Option<StoredSeat>,
     /// The turns in order, in turn notation.
     pub turns: Vec<String>,
+    /// The side ("white" or "black") with a standing draw offer.
+    pub draw_offer: Option<String>,
+    /// The side ("white" or "black") with a standing takeback request.
+    pub takeback_request: Option<String>,
 }
 
 /// One change.
@@ -106,7 +111,8 @@ pub enum Write {
         /// The seat.
         seat: StoredSeat,
     },
-    /// Stores turn number `ply` (0-based); fails if that turn is already stored.
+    /// Stores turn number `ply` (0-based); fails if that turn is already stored. A turn answers every standing
+    /// offer, so it clears them.
     AddTurn {
         /// The game id.
         game: String,
@@ -115,19 +121,28 @@ pub enum Write {
         /// The turn notation.
         notation: String,
     },
-    /// Deletes the turns from `from_ply` on (a takeback).
+    /// Deletes the turns from `from_ply` on (a takeback), and clears the standing offers.
     TruncateTurns {
         /// The game id.
         game: String,
         /// The first turn deleted.
         from_ply: u32,
     },
-    /// Sets the ending the turns do not give.
+    /// Sets the ending the turns do not give, and clears the standing offers.
     SetEnding {
         /// The game id.
         game: String,
         /// `resign white`, `resign black` or `draw`.
         ending: String,
+    },
+    /// Sets the standing draw offer and takeback request.
+    SetOffers {
+        /// The game id.
+        game: String,
+        /// The side ("white" or "black") offering a draw.
+        draw: Option<&'static str>,
+        /// The side ("white" or "black") asking for a takeback.
+        takeback: Option<&'static str>,
     },
 }
 
@@ -203,14 +218,33 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
                 "INSERT INTO turns (game_id, ply, notation) VALUES (?1, ?2, ?3)",
                 params![game, ply, notation],
             )?;
-            conn.execute("UPDATE games SET updated_at = ?2 WHERE id = ?1", params![game, t])?;
+            conn.execute(
+                "UPDATE games SET updated_at = ?2, draw_offer = NULL, takeback_request = NULL WHERE id = ?1",
+                params![game, t],
+            )?;
         }
         Write::TruncateTurns { game, from_ply } => {
             conn.execute("DELETE FROM turns WHERE game_id = ?1 AND ply >= ?2", params![game, from_ply])?;
-            conn.execute("UPDATE games SET updated_at = ?2 WHERE id = ?1", params![game, t])?;
+            conn.execute(
+                "UPDATE games SET updated_at = ?2, draw_offer = NULL, takeback_request = NULL WHERE id = ?1",
+                params![game, t],
+            )?;
         }
         Write::SetEnding { game, ending } => {
-            conn.execute("UPDATE games SET ending = ?2, updated_at = ?3 WHERE id = ?1", params![game, ending, t])?;
+            conn.execute(
+                "UPDATE games SET ending = ?2, updated_at = ?3, draw_offer = NULL, takeback_request = NULL \
+                 WHERE id = ?1",
+                params![game, ending, t],
+            )?;
+        }
+        Write::SetOffers { game, draw, takeback } => {
+            let changed = conn.execute(
+                "UPDATE games SET draw_offer = ?2, takeback_request = ?3, updated_at = ?4 WHERE id = ?1",
+                params![game, draw, takeback, t],
+            )?;
+            if changed != 1 {
+                return Err(DbError(format!("no game {game:?}")));
+            }
         }
     }
     Ok(())
@@ -335,11 +369,21 @@ impl Db {
     /// A whole stored game.
     pub async fn load(&self, id: String) -> Result<Option<StoredGame>, DbError> {
         self.read(move |c| {
-            let Some((variant, rules, invite_open, ending)) = c
+            let Some((variant, rules, invite_open, ending, draw_offer, takeback_request)) = c
                 .query_row(
-                    "SELECT variant, rules, invite_hash IS NOT NULL, ending FROM games WHERE id = ?1",
+                    "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request \
+                     FROM games WHERE id = ?1",
                     [&id],
-                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, bool>(2)?, r.get(3)?)),
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, bool>(2)?,
+                            r.get(3)?,
+                            r.get(4)?,
+                            r.get(5)?,
+                        ))
+                    },
                 )
                 .optional()?
             else {
@@ -349,7 +393,18 @@ impl Db {
             let black = read_seat(c, &id, "black")?;
             let mut stmt = c.prepare_cached("SELECT notation FROM turns WHERE game_id = ?1 ORDER BY ply")?;
             let turns = stmt.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-            Ok(Some(StoredGame { id, variant, rules, invite_open, ending, white, black, turns }))
+            Ok(Some(StoredGame {
+                id,
+                variant,
+                rules,
+                invite_open,
+                ending,
+                white,
+                black,
+                turns,
+                draw_offer,
+                takeback_request,
+            }))
         })
         .await
     }
@@ -404,5 +459,66 @@ mod tests {
         assert_eq!(db.find_seat([1; 32]).await.unwrap(), Some(("g1".into(), "white".into())));
         assert_eq!(db.find_spectate([8; 32]).await.unwrap().as_deref(), Some("g1"));
         assert!(db.load("nope".into()).await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn offers_are_stored_and_every_answer_clears_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite3");
+        let db = Db::open(&path).unwrap();
+        let game = NewGame {
+            id: "g".into(),
+            variant: "9x5".into(),
+            rules: String::new(),
+            invite_hash: None,
+            spectate_hash: [8; 32],
+            white: Some(seat(1, "A")),
+            black: Some(seat(2, "B")),
+        };
+        db.write(Write::CreateGame(game)).await.unwrap();
+        let offers = |draw, takeback| Write::SetOffers { game: "g".into(), draw, takeback };
+        db.write(offers(Some("white"), Some("black"))).await.unwrap();
+        drop(db);
+        let db = Db::open(&path).unwrap();
+        let g = db.load("g".into()).await.unwrap().unwrap();
+        assert_eq!((g.draw_offer.as_deref(), g.takeback_request.as_deref()), (Some("white"), Some("black")));
+        // The schema refuses a side that is not one, and an unknown game is an error, not a silent no-op.
+        assert!(db.write(offers(Some("grey"), None)).await.is_err());
+        assert!(db.write(Write::SetOffers { game: "nope".into(), draw: None, takeback: None }).await.is_err());
+
+        let cleared = |g: &StoredGame| g.draw_offer.is_none() && g.takeback_request.is_none();
+        db.write(Write::AddTurn { game: "g".into(), ply: 0, notation: "d3-e3A".into() }).await.unwrap();
+        assert!(cleared(&db.load("g".into()).await.unwrap().unwrap()));
+        db.write(offers(None, Some("white"))).await.unwrap();
+        db.write(Write::TruncateTurns { game: "g".into(), from_ply: 0 }).await.unwrap();
+        assert!(cleared(&db.load("g".into()).await.unwrap().unwrap()));
+        db.write(offers(Some("black"), None)).await.unwrap();
+        db.write(Write::SetEnding { game: "g".into(), ending: "draw".into() }).await.unwrap();
+        assert!(cleared(&db.load("g".into()).await.unwrap().unwrap()));
+    }
+
+    #[tokio::test]
+    async fn a_database_of_the_first_schema_is_migrated_with_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO games (id, variant, rules, created_at, spectate_hash, updated_at) \
+                 VALUES ('old', '9x5', '', 0, x'01', 0)",
+                [],
+            )
+            .unwrap();
+        }
+        let db = Db::open(&path).unwrap();
+        let g = db.load("old".into()).await.unwrap().unwrap();
+        assert_eq!((g.draw_offer, g.takeback_request), (None, None));
+        db.write(Write::SetOffers { game: "old".into(), draw: Some("black"), takeback: None }).await.unwrap();
+        drop(db);
+        let conn = Connection::open(&path).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
     }
 }

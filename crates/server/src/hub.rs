@@ -395,6 +395,7 @@ impl Hub {
         match answer {
             None if !theirs_standing => {
                 if room.draw_offer != Some(mine) {
+                    self.store_offers(&room, Some(mine), room.takeback).await?;
                     room.draw_offer = Some(mine);
                     room.broadcast(&ServerMsg::Offer { kind: OfferKind::Draw, by: colour(mine) });
                 }
@@ -411,6 +412,7 @@ impl Hub {
                 Ok(())
             }
             Some(false) if theirs_standing => {
+                self.store_offers(&room, None, room.takeback).await?;
                 room.draw_offer = None;
                 room.broadcast(&ServerMsg::Declined { kind: OfferKind::Draw, by: colour(mine) });
                 Ok(())
@@ -445,6 +447,7 @@ impl Hub {
                     return Err(refuse(ErrorCode::NothingToAnswer, "you have no turn to take back"));
                 }
                 if room.takeback != Some(mine) {
+                    self.store_offers(&room, room.draw_offer, Some(mine)).await?;
                     room.takeback = Some(mine);
                     room.broadcast(&ServerMsg::Offer { kind: OfferKind::Takeback, by: colour(mine) });
                 }
@@ -455,8 +458,9 @@ impl Hub {
                 if room.takeback != Some(requester) {
                     return Err(refuse(ErrorCode::NothingToAnswer, "the opponent has not asked for a takeback"));
                 }
-                room.takeback = None;
                 if !accept {
+                    self.store_offers(&room, room.draw_offer, None).await?;
+                    room.takeback = None;
                     room.broadcast(&ServerMsg::Declined { kind: OfferKind::Takeback, by: colour(mine) });
                     return Ok(());
                 }
@@ -470,10 +474,20 @@ impl Hub {
                 self.db.write(Write::TruncateTurns { game: room.id.clone(), from_ply }).await.map_err(internal)?;
                 room.game = next;
                 room.draw_offer = None;
+                room.takeback = None;
                 room.broadcast_state();
                 Ok(())
             }
         }
+    }
+}
+
+impl Hub {
+    /// Stores the standing offers of `room` as they are about to be; the caller changes them in memory once stored.
+    async fn store_offers(&self, room: &Room, draw: Option<Side>, takeback: Option<Side>) -> Result<(), Refusal> {
+        let write =
+            Write::SetOffers { game: room.id.clone(), draw: draw.map(Side::name), takeback: takeback.map(Side::name) };
+        self.db.write(write).await.map_err(internal)
     }
 }
 

@@ -122,6 +122,11 @@ impl Room {
             Some(other) => return Err(format!("unknown ending {other:?}")),
         }
         room.invite_open = stored.invite_open;
+        // An offer stands only while the game goes on (every ending clears them as it is stored).
+        if !room.game.is_over() {
+            room.draw_offer = stored_side(stored.draw_offer.as_deref())?;
+            room.takeback = stored_side(stored.takeback_request.as_deref())?;
+        }
         for (seat, stored) in room.seats.iter_mut().zip([stored.white, stored.black]) {
             if let Some(s) = stored {
                 seat.token_hash = Some(s.token_hash);
@@ -219,6 +224,16 @@ impl Room {
     }
 }
 
+/// The side of a stored `white` or `black`.
+fn stored_side(text: Option<&str>) -> Result<Option<Side>, String> {
+    match text {
+        None => Ok(None),
+        Some("white") => Ok(Some(Side::White)),
+        Some("black") => Ok(Some(Side::Black)),
+        Some(other) => Err(format!("unknown side {other:?}")),
+    }
+}
+
 /// The record's `Termination` words for an outcome.
 fn termination(o: Outcome) -> &'static str {
     use fanorona_engine::DrawReason;
@@ -248,6 +263,8 @@ mod tests {
             white: Some(StoredSeat { token_hash: [1; 32], name: "A".into() }),
             black: Some(StoredSeat { token_hash: [2; 32], name: "B \"q\"".into() }),
             turns: vec!["d3-e3A".into(), "f4-f3A".into()],
+            draw_offer: None,
+            takeback_request: None,
         };
         let room = Room::from_stored(stored.clone()).unwrap();
         assert_eq!(room.ply(), 2);
@@ -260,7 +277,23 @@ mod tests {
         assert_eq!(back.turns().len(), 2);
         assert!(s.record.contains("B \\\"q\\\""));
 
-        let bad = StoredGame { turns: vec!["a1-a2".into()], ..stored };
+        let bad = StoredGame { turns: vec!["a1-a2".into()], ..stored.clone() };
         assert!(Room::from_stored(bad).is_err());
+
+        // Standing offers come back with a game that goes on; an ending outranks them.
+        let going = StoredGame {
+            ending: None,
+            draw_offer: Some("black".into()),
+            takeback_request: Some("white".into()),
+            ..stored.clone()
+        };
+        let room = Room::from_stored(going.clone()).unwrap();
+        assert_eq!((room.draw_offer, room.takeback), (Some(Side::Black), Some(Side::White)));
+        let ServerMsg::State(s) = room.state(Role::Black) else { panic!() };
+        assert_eq!((s.draw_offer, s.takeback_request), (Some(Colour::Black), Some(Colour::White)));
+        let over = StoredGame { draw_offer: Some("black".into()), ..stored };
+        assert_eq!(Room::from_stored(over).unwrap().draw_offer, None);
+        let damaged = StoredGame { draw_offer: Some("grey".into()), ..going };
+        assert!(Room::from_stored(damaged).unwrap_err().contains("grey"));
     }
 }

@@ -413,6 +413,61 @@ async fn draws_takebacks_and_resignation() {
     assert_eq!((s.result.as_str(), s.termination.as_str()), ("1-0", "resignation"));
 }
 
+/// A client back in the seat of `token` on a server that may still be starting.
+async fn resume_when_up(addr: std::net::SocketAddr, token: &str) -> Client {
+    let mut backoff = Backoff::new(2);
+    loop {
+        if let Ok((ws, _)) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await {
+            let mut c = Client { ws };
+            c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION }).await;
+            c.recv().await;
+            c.send(&ClientMsg::Resume { token: token.to_string() }).await;
+            assert!(matches!(c.recv().await, ServerMsg::Seated { .. }));
+            return c;
+        }
+        tokio::time::sleep(Duration::from_millis(backoff.next_delay_ms())).await;
+    }
+}
+
+#[tokio::test]
+async fn standing_offers_survive_a_killed_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite3");
+    let server = spawn_binary(&db, 0);
+    let addr = server.addr;
+    let mut p = pair(addr).await;
+    p.white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
+    p.white.turn_played(0).await;
+    p.black.turn_played(0).await;
+    // Each offer is broadcast only once stored, so seeing both means both are on disk.
+    p.white.send(&ClientMsg::RequestTakeback).await;
+    p.black.send(&ClientMsg::OfferDraw).await;
+    for c in [&mut p.white, &mut p.black] {
+        c.recv_until(|m| matches!(m, ServerMsg::Offer { kind: OfferKind::Takeback, .. }).then_some(())).await;
+    }
+    p.white.recv_until(|m| matches!(m, ServerMsg::Offer { kind: OfferKind::Draw, .. }).then_some(())).await;
+    drop(server);
+
+    let server = spawn_binary(&db, addr.port());
+    p.white = resume_when_up(addr, &p.white_token).await;
+    p.black = resume_when_up(addr, &p.black_token).await;
+    for c in [&mut p.white, &mut p.black] {
+        let s = c.state().await;
+        assert_eq!((s.ply, s.draw_offer, s.takeback_request), (1, Some(Colour::Black), Some(Colour::White)));
+    }
+    // The restored offers can be answered: the takeback is granted, which also clears the draw offer.
+    p.black.send(&ClientMsg::AcceptTakeback).await;
+    let s = p.white.state().await;
+    assert_eq!((s.ply, s.draw_offer, s.takeback_request), (0, None, None));
+    drop(server);
+
+    // And what was cleared stays cleared.
+    let _server = spawn_binary(&db, addr.port());
+    let mut white = resume_when_up(addr, &p.white_token).await;
+    let s = white.state().await;
+    assert_eq!((s.ply, s.draw_offer, s.takeback_request), (0, None, None));
+}
+
 #[tokio::test]
 async fn the_web_build_is_served_precompressed() {
     let dir = tempfile::tempdir().unwrap();
