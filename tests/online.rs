@@ -2,8 +2,9 @@
 //! free loopback port with a temporary database: creating and joining, a remote turn arriving as a `MoveRequest`, an
 //! illegal turn refused (the server's state restoring the board), a resignation sent through the server, the
 //! finished game counted under "online" and saved as a record, both players back in their seats after the server
-//! restarts (with a turn played while it was down), and one player cut off alone through a loopback relay, seen away
-//! and back by the other. Every wait is bounded.
+//! restarts (with a turn played while it was down), one player cut off alone through a loopback relay, seen away
+//! and back by the other, and a quick match whose code to watch both players get and a friend uses. Every wait is
+//! bounded.
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -335,4 +336,35 @@ fn a_player_cut_off_alone_is_seen_away_and_comes_back_to_the_game() {
         std::thread::sleep(Duration::from_millis(2));
     }
     assert_eq!(game(&a).turns(), game(&b).turns());
+}
+
+#[test]
+fn a_quick_match_gives_both_players_a_code_for_friends_to_watch() {
+    let server = server();
+    let stores = [Storage::memory(), Storage::memory(), Storage::memory()];
+    let (mut a, mut b, mut c) = (player(&stores[0]), player(&stores[1]), player(&stores[2]));
+    start(&mut a, &server.url, "Ana", Goal::QuickMatch(Board::Dimy));
+    drive(&mut [&mut a], "Ana in the queue", |apps| online(apps[0]).queued());
+    start(&mut b, &server.url, "Be", Goal::QuickMatch(Board::Dimy));
+    drive(&mut [&mut a, &mut b], "both paired in the game", |apps| {
+        apps.iter().all(|app| screen(app) == Screen::Playing && online(app).in_game())
+    });
+    // Nobody created the game, so both players get its spectator code; it is kept with the saved seat.
+    let code = online(&a).spectate().expect("a quick match's code to watch").to_string();
+    assert_eq!(online(&b).spectate(), Some(code.as_str()));
+    assert_eq!(online(&a).seat().unwrap().spectate.as_deref(), Some(code.as_str()));
+    assert!(online(&a).invite().is_none());
+
+    // A friend given the code watches the game and sees its turns.
+    start(&mut c, &server.url, "", Goal::Watch(code));
+    drive(&mut [&mut a, &mut b, &mut c], "the friend watching", |apps| {
+        online(apps[2]).in_game() && online(apps[2]).role() == Some(fanorona_net::Role::Spectator)
+    });
+    let white = if online(&a).my_side() == Some(Side::White) { &mut a } else { &mut b };
+    let first = some_turn(game(white), 0);
+    play(white, &first);
+    drive(&mut [&mut a, &mut b, &mut c], "the first turn on the friend's board", |apps| {
+        game(apps[2]).turns().len() == 1
+    });
+    assert_eq!(game(&c).turns()[0], first);
 }

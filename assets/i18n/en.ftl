@@ -413,7 +413,6 @@ online-spectate_intro = Others can watch with this code:
 online-waiting_friend = Waiting for your friend to join…
 online-joining = Joining the game…
 online-cancel = Cancel
-online-you_play = Online: you play { $side }
 online-watching = Online: watching
 online-no_name = no name
 online-seat_free = { $side }: nobody yet

@@ -413,7 +413,6 @@ online-spectate_intro = D'autres peuvent regarder avec ce code :
 online-waiting_friend = En attente de votre ami…
 online-joining = Entrée dans la partie…
 online-cancel = Annuler
-online-you_play = En ligne : vous jouez les { $side }
 online-watching = En ligne : vous regardez
 online-no_name = sans nom
 online-seat_free = { $side } : personne encore

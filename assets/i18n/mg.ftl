@@ -386,7 +386,6 @@ online-spectate_intro = Afaka mijery amin'ity kaody ity ny hafa:
 online-waiting_friend = Miandry ny hidiran'ny namanao…
 online-joining = Miditra amin'ny lalao…
 online-cancel = Foanana
-online-you_play = An-tserasera: ianao no milalao ny { $side }
 online-watching = An-tserasera: mijery ianao
 online-no_name = tsy misy anarana
 online-seat_free = { $side }: mbola tsy misy

@@ -196,7 +196,8 @@ impl Online {
         self.invite.as_deref()
     }
 
-    /// The spectator code of a game this player created.
+    /// The spectator code of this game, when known: the player created the game or was paired by a quick match,
+    /// or watches with it.
     pub fn spectate(&self) -> Option<&str> {
         self.spectate.as_deref()
     }
@@ -230,7 +231,7 @@ impl Online {
     pub fn seat(&self) -> Option<OnlineSeat> {
         let watching = self.role == Some(Role::Spectator);
         let token = if watching { self.spectate.clone().or_else(|| self.watch_code()) } else { self.token.clone() };
-        Some(OnlineSeat { url: self.url.clone(), token: token?, watching })
+        Some(OnlineSeat { url: self.url.clone(), token: token?, watching, spectate: self.spectate.clone() })
     }
 
     fn watch_code(&self) -> Option<String> {
@@ -529,9 +530,13 @@ fn handle(
             online.spectate = Some(spectate);
             false
         }
-        ServerMsg::Seated { colour, token, .. } => {
+        ServerMsg::Seated { colour, token, spectate, .. } => {
             online.role = Some(role_of(colour));
             online.token = Some(token);
+            // Only a quick match's seat carries it; a resumed seat keeps the code it had.
+            if spectate.is_some() {
+                online.spectate = spectate;
+            }
             online.queued = false;
             false
         }
@@ -830,6 +835,8 @@ fn resume_saved_seat(
     if seat.watching {
         online.role = Some(Role::Spectator);
         online.spectate = Some(seat.token);
+    } else {
+        online.spectate = seat.spectate;
     }
 }
 

@@ -2,11 +2,13 @@
 //! buttons, and the approach-or-withdrawal choice. It also tells the board how much of the window it leaves free.
 
 use crate::i18n::{capitalise, decimal_arg, level_name, outcome_text, score_text, side_initial, side_name, t, tf};
+use crate::online::Online;
 use crate::play::animation::AnimationSpeed;
 use crate::play::board::BoardFrame;
 use crate::play::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
 use crate::play::input::{Selection, human_to_move, undo_action};
 use crate::play::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::screens::online::online_section;
 use crate::state::{InGame, Pause, Screen, is_paused};
 use crate::theme::colors;
 use bevy::ecs::system::SystemParam;
@@ -117,6 +119,7 @@ struct HudActions<'w> {
     speed: ResMut<'w, AnimationSpeed>,
     next_pause: ResMut<'w, NextState<Pause>>,
     next: ResMut<'w, NextState<Screen>>,
+    online: Option<ResMut<'w, Online>>,
 }
 
 impl HudActions<'_> {
@@ -204,6 +207,11 @@ fn side_panel(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions, screen: e
             ui.heading(t("app.title"));
         }
         players(ui, view);
+        if view.setup.is_online()
+            && let Some(online) = act.online.as_deref_mut()
+        {
+            online_section(ui, online);
+        }
         ui.separator();
         turn_buttons(ui, view, act);
         game_buttons(ui, view, act);

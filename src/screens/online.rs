@@ -1,6 +1,6 @@
 //! Playing a friend online: the screen to create, join, quick-match or watch a game (then the wait for the
-//! friend, with the invite code and link to copy), and the small in-game panel with the opponent's presence, their
-//! offers to answer and the server's notices.
+//! friend, with the invite code and link to copy), the online section of the in-game HUD (the opponent's presence,
+//! the code to share for watching, their offers to answer) and the server's notices.
 
 use crate::i18n::FluentValue;
 use crate::i18n::{side_name, t, tf};
@@ -52,11 +52,11 @@ impl Default for OnlineForm {
     }
 }
 
-/// Adds the online screen and the in-game online panel.
+/// Adds the online screen and the server's notices in the game.
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, init_form).add_systems(OnEnter(Screen::Online), join_at_once).add_systems(
         EguiPrimaryContextPass,
-        (online_screen.run_if(in_state(Screen::Online)), online_panel.run_if(in_state(InGame))),
+        (online_screen.run_if(in_state(Screen::Online)), online_notice.run_if(in_state(InGame))),
     );
 }
 
@@ -248,10 +248,67 @@ fn side_of(colour: Colour) -> Side {
     }
 }
 
-/// The online panel in the game: who plays, the opponent's presence, their offers to answer, notices.
-fn online_panel(
+/// The online part of the HUD's side panel: the opponent's presence, the connection, the code to share for
+/// watching, and the opponent's offers to answer. Drawn by the HUD ([`crate::screens::hud`]) inside its panel,
+/// so that it takes room from the move list rather than covering the board or a tray.
+pub fn online_section(ui: &mut egui::Ui, online: &mut Online) {
+    if !online.in_game() {
+        return;
+    }
+    let me = online.my_side();
+    if me.is_none() {
+        ui.label(t("online.watching"));
+    }
+    if online.link() != Link::Open {
+        ui.label(egui::RichText::new(t("online.reconnecting")).color(colors::WARN));
+    }
+    let Some(s) = online.server_state().cloned() else { return };
+    for side in Side::BOTH {
+        if me == Some(side) {
+            continue;
+        }
+        let seat = if side == Side::White { &s.white } else { &s.black };
+        let name = if seat.name.is_empty() { t("online.no_name").to_string() } else { seat.name.clone() };
+        let args: [(&str, FluentValue); 2] = [("side", side_name(side).into()), ("name", name.into())];
+        if !seat.taken {
+            ui.label(tf("online.seat_free", &args[..1]));
+        } else if seat.connected {
+            ui.label(egui::RichText::new(tf("online.seat_here", &args)).color(colors::DIM));
+        } else {
+            ui.label(egui::RichText::new(tf("online.seat_away", &args)).color(colors::WARN));
+        }
+    }
+    if let Some(code) = online.spectate().map(str::to_string) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new(t("online.spectate_intro")).color(colors::DIM));
+            if ui.small_button(t("online.copy_code")).on_hover_text(&code).clicked() {
+                copy(ui.ctx(), &code);
+            }
+        });
+    }
+    let Some(me) = me else { return };
+    if let Some(by) = s.draw_offer.map(side_of) {
+        if by == me {
+            ui.label(egui::RichText::new(t("online.draw_offered")).color(colors::DIM));
+        } else {
+            ui.label(tf("hud.offers_draw", &[("side", side_name(by).into())]));
+            answer(ui, online, ClientMsg::AcceptDraw, ClientMsg::DeclineDraw);
+        }
+    }
+    if let Some(by) = s.takeback_request.map(side_of) {
+        if by == me {
+            ui.label(egui::RichText::new(t("online.takeback_waiting")).color(colors::DIM));
+        } else {
+            ui.label(tf("online.takeback_asked", &[("side", side_name(by).into())]));
+            answer(ui, online, ClientMsg::AcceptTakeback, ClientMsg::DeclineTakeback);
+        }
+    }
+}
+
+/// The server's notice (a refusal, a declined offer), over the board's top edge for a few seconds.
+fn online_notice(
     mut contexts: EguiContexts,
-    mut online: ResMut<Online>,
+    online: Res<Online>,
     setup: Res<MatchSetup>,
     frame: Res<BoardFrame>,
     time: Res<Time<Real>>,
@@ -262,56 +319,6 @@ fn online_panel(
     }
     let ctx = contexts.ctx_mut()?;
     let now = time.elapsed_secs_f64();
-    let me = online.my_side();
-    egui::Window::new(t("online.title"))
-        .id(egui::Id::new("online_panel"))
-        .title_bar(false)
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0 - frame.bottom])
-        .show(ctx, |ui| {
-            ui.set_max_width(300.0);
-            match me {
-                Some(side) => ui.label(tf("online.you_play", &[("side", side_name(side).into())])),
-                None => ui.label(t("online.watching")),
-            };
-            if online.link() != Link::Open {
-                ui.label(egui::RichText::new(t("online.reconnecting")).color(colors::WARN));
-            }
-            let Some(s) = online.server_state().cloned() else { return };
-            for side in Side::BOTH {
-                if me == Some(side) {
-                    continue;
-                }
-                let seat = if side == Side::White { &s.white } else { &s.black };
-                let name = if seat.name.is_empty() { t("online.no_name").to_string() } else { seat.name.clone() };
-                let args: [(&str, FluentValue); 2] = [("side", side_name(side).into()), ("name", name.into())];
-                if !seat.taken {
-                    ui.label(tf("online.seat_free", &args[..1]));
-                } else if seat.connected {
-                    ui.label(tf("online.seat_here", &args));
-                } else {
-                    ui.label(egui::RichText::new(tf("online.seat_away", &args)).color(colors::WARN));
-                }
-            }
-            let Some(me) = me else { return };
-            if let Some(by) = s.draw_offer.map(side_of) {
-                if by == me {
-                    ui.label(egui::RichText::new(t("online.draw_offered")).color(colors::DIM));
-                } else {
-                    ui.label(tf("hud.offers_draw", &[("side", side_name(by).into())]));
-                    answer(ui, &mut online, ClientMsg::AcceptDraw, ClientMsg::DeclineDraw);
-                }
-            }
-            if let Some(by) = s.takeback_request.map(side_of) {
-                if by == me {
-                    ui.label(egui::RichText::new(t("online.takeback_waiting")).color(colors::DIM));
-                } else {
-                    ui.label(tf("online.takeback_asked", &[("side", side_name(by).into())]));
-                    answer(ui, &mut online, ClientMsg::AcceptTakeback, ClientMsg::DeclineTakeback);
-                }
-            }
-        });
     if let Some(text) = online.notice(now).map(str::to_string) {
         egui::Area::new(egui::Id::new("online_notice"))
             .anchor(egui::Align2::CENTER_TOP, [(frame.left - frame.right) / 2.0, frame.top + 8.0])

@@ -6,7 +6,8 @@
 //!
 //! # A session
 //!
-//! 1. The client sends [`ClientMsg::Hello`] with [`PROTOCOL_VERSION`]; the server answers [`ServerMsg::Welcome`], or
+//! 1. The client sends [`ClientMsg::Hello`] with [`PROTOCOL_VERSION`]; the server answers [`ServerMsg::Welcome`]
+//!    with the same version if it speaks it (every version from [`MIN_PROTOCOL_VERSION`] on), or
 //!    [`ErrorCode::VersionMismatch`] and closes.
 //! 2. The client then takes a place in a game:
 //!    - [`ClientMsg::Create`]: a new game; the answer [`ServerMsg::Created`] holds the creator's seat token, the
@@ -16,7 +17,8 @@
 //!    - [`ClientMsg::Resume`] with a seat token: back to that seat after a disconnection (any number of times).
 //!    - [`ClientMsg::Spectate`] with a spectator token: read-only.
 //!    - [`ClientMsg::QuickMatch`]: paired with the next player who asks for the same board; answered
-//!      [`ServerMsg::Queued`], then [`ServerMsg::Seated`].
+//!      [`ServerMsg::Queued`], then [`ServerMsg::Seated`] with the game's spectator token (both players get it, to
+//!      share with whoever may watch).
 //!
 //!    Each is followed by a [`ServerMsg::State`], the full game.
 //! 3. In a game, the server sends [`ServerMsg::TurnPlayed`] for each turn (to both players, the mover included, and to
@@ -35,7 +37,7 @@
 //! use fanorona_net::{ClientMsg, ServerMsg, PROTOCOL_VERSION};
 //! let hello = ClientMsg::Hello { version: PROTOCOL_VERSION };
 //! let text = hello.to_json();
-//! assert_eq!(text, r#"{"type":"hello","version":1}"#);
+//! assert_eq!(text, r#"{"type":"hello","version":2}"#);
 //! assert_eq!(fanorona_net::parse_client(&text), Ok(hello));
 //! let welcome = ServerMsg::Welcome { version: PROTOCOL_VERSION };
 //! assert_eq!(fanorona_net::parse_server(&welcome.to_json()), Ok(welcome));
@@ -44,8 +46,15 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The protocol version this crate speaks; the server refuses a [`ClientMsg::Hello`] with another.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version this crate speaks.
+///
+/// - 1: the first.
+/// - 2: [`ServerMsg::Seated`] after a quick match carries the game's spectator token (`spectate`).
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The oldest protocol version the server still speaks: a client saying hello with it gets the messages of its own
+/// version (no field it would not know; [`ServerMsg::for_version`]).
+pub const MIN_PROTOCOL_VERSION: u32 = 1;
 
 /// The largest message either side accepts, in bytes. A full record of a long game is far below it.
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
@@ -301,6 +310,10 @@ pub enum ServerMsg {
         colour: Colour,
         /// The seat token (secret: keep it to reconnect).
         token: String,
+        /// After a quick match, the token that lets anyone holding it watch (protocol 2; the creator of a friend
+        /// game has it from [`ServerMsg::Created`]). Only hashes are stored, so it is sent once, here.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spectate: Option<String>,
     },
     /// This connection watches a game.
     Spectating {
@@ -366,6 +379,17 @@ impl ServerMsg {
     /// An error message.
     pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
         ServerMsg::Error { code, message: message.into() }
+    }
+
+    /// The message as a client speaking protocol `version` reads it: without the fields its version lacks (a
+    /// client of protocol 1 refuses a message with a field it does not know).
+    pub fn for_version(self, version: u32) -> ServerMsg {
+        match self {
+            ServerMsg::Seated { game, colour, token, .. } if version < 2 => {
+                ServerMsg::Seated { game, colour, token, spectate: None }
+            }
+            other => other,
+        }
     }
 }
 
@@ -594,7 +618,8 @@ pub struct Session {
     pub token: Option<String>,
     /// The invite code to give the friend, while it may be unused (secret).
     pub invite: Option<String>,
-    /// The spectator token, when known (from [`ServerMsg::Created`], or given to watch).
+    /// The spectator token, when known (from [`ServerMsg::Created`] or a quick match's [`ServerMsg::Seated`], or
+    /// given to watch).
     pub spectate: Option<String>,
     /// Turns played, as last heard.
     pub ply: u32,
@@ -617,10 +642,13 @@ impl Session {
                 self.spectate = Some(spectate.clone());
                 self.ply = 0;
             }
-            ServerMsg::Seated { game, colour, token } => {
+            ServerMsg::Seated { game, colour, token, spectate } => {
                 self.game = Some(game.clone());
                 self.colour = Some(*colour);
                 self.token = Some(token.clone());
+                if spectate.is_some() {
+                    self.spectate = spectate.clone();
+                }
             }
             ServerMsg::Spectating { game } => self.game = Some(game.clone()),
             ServerMsg::State(s) => {
@@ -765,11 +793,40 @@ mod tests {
     }
 
     #[test]
+    fn a_quick_matchs_spectator_token_reaches_clients_of_protocol_2_only() {
+        let token = "0123456789abcdef0123456789abcdef".to_string();
+        let watch = "fedcba9876543210fedcba9876543210".to_string();
+        let seated =
+            ServerMsg::Seated { game: "g".into(), colour: Colour::White, token, spectate: Some(watch.clone()) };
+        assert_eq!(parse_server(&seated.to_json()), Ok(seated.clone()));
+        assert!(seated.to_json().contains(&watch));
+        // A client of protocol 1 gets the message exactly as protocol 1 wrote it.
+        let old = seated.clone().for_version(1);
+        assert_eq!(
+            old.to_json(),
+            r#"{"type":"seated","game":"g","colour":"white","token":"0123456789abcdef0123456789abcdef"}"#
+        );
+        assert_eq!(seated.clone().for_version(PROTOCOL_VERSION), seated);
+        // And a client of protocol 2 reads a seat without one (a join or a resume).
+        assert!(matches!(parse_server(&old.to_json()), Ok(ServerMsg::Seated { spectate: None, .. })));
+        let mut s = Session::default();
+        s.on_message(&seated);
+        assert_eq!(s.spectate.as_deref(), Some(watch.as_str()));
+        s.on_message(&old);
+        assert_eq!(s.spectate.as_deref(), Some(watch.as_str()), "a later resume does not forget it");
+    }
+
+    #[test]
     fn a_session_goes_back_to_its_seat() {
         let mut s = Session::default();
         assert_eq!(s.on_connected(), vec![ClientMsg::Hello { version: PROTOCOL_VERSION }]);
         let token = "0123456789abcdef0123456789abcdef".to_string();
-        s.on_message(&ServerMsg::Seated { game: "g".into(), colour: Colour::Black, token: token.clone() });
+        s.on_message(&ServerMsg::Seated {
+            game: "g".into(),
+            colour: Colour::Black,
+            token: token.clone(),
+            spectate: None,
+        });
         s.on_message(&ServerMsg::TurnPlayed { ply: 4, by: Colour::White, turn: "d3-e3A".into(), to_move: None });
         assert_eq!(s.ply, 5);
         assert_eq!(s.on_connected()[1], ClientMsg::Resume { token });

@@ -3,7 +3,9 @@
 use crate::hub::{Hub, IpGuard, Placed, Refusal, RoomRef, refuse, role};
 use crate::room::ConnHandle;
 use axum::extract::ws::{Message, WebSocket};
-use fanorona_net::{ClientMsg, ErrorCode, PROTOCOL_VERSION, Role, ServerMsg, parse_client, parse_client_bytes};
+use fanorona_net::{
+    ClientMsg, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, Role, ServerMsg, parse_client, parse_client_bytes,
+};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -60,7 +62,7 @@ enum Event {
 pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<String>(OUTBOX);
-    let me = ConnHandle { id: hub.conn_id(), tx, kill: Arc::new(Notify::new()) };
+    let mut me = ConnHandle { id: hub.conn_id(), tx, kill: Arc::new(Notify::new()), version: PROTOCOL_VERSION };
     let writer = tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
             if sink.send(Message::Text(text.into())).await.is_err() {
@@ -135,12 +137,15 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
         };
         if let Place::New = place {
             match msg {
-                ClientMsg::Hello { version } if version == PROTOCOL_VERSION => {
-                    me.send(&ServerMsg::Welcome { version: PROTOCOL_VERSION });
+                ClientMsg::Hello { version } if (MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&version) => {
+                    me.version = version;
+                    me.send(&ServerMsg::Welcome { version });
                     place = Place::Lobby;
                 }
                 ClientMsg::Hello { version } => {
-                    let text = format!("this server speaks protocol {PROTOCOL_VERSION}, the client {version}");
+                    let text = format!(
+                        "this server speaks protocols {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}, the client {version}"
+                    );
                     me.send(&ServerMsg::error(ErrorCode::VersionMismatch, text));
                     break;
                 }
@@ -186,7 +191,8 @@ async fn handle(hub: &Hub, me: &ConnHandle, place: &mut Place, msg: ClientMsg) -
             return Ok(());
         }
         ClientMsg::Hello { .. } => {
-            me.send(&ServerMsg::Welcome { version: PROTOCOL_VERSION });
+            // The version was settled by the first hello.
+            me.send(&ServerMsg::Welcome { version: me.version });
             return Ok(());
         }
         ClientMsg::CancelQuickMatch => {

@@ -254,7 +254,7 @@ impl Hub {
         s.token_hash = Some(tokens::hash(&token));
         s.name = name.clone();
         s.conn = Some(me.clone());
-        me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token });
+        me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token, spectate: None });
         room.broadcast_state();
         Ok(Placed::Game(r.clone(), role(mine)))
     }
@@ -268,7 +268,9 @@ impl Hub {
         if let Some(old) = room.seats[mine.index()].conn.replace(me.clone()) {
             old.kill.notify_one();
         }
-        me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token: token.to_string() });
+        let seated =
+            ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token: token.to_string(), spectate: None };
+        me.send(&seated);
         me.send(&room.state(role(mine)));
         room.broadcast_except(me.id, &ServerMsg::Presence { colour: colour(mine), connected: true });
         Ok(Placed::Game(r.clone(), role(mine)))
@@ -305,7 +307,7 @@ impl Hub {
         let rules = Rules { variant: variant(board), ..Rules::default() };
         let mine = if rand::random() { Side::White } else { Side::Black };
         let id = tokens::new_game_id();
-        let (my_token, their_token) = (tokens::new_token(), tokens::new_token());
+        let (my_token, their_token, spectate) = (tokens::new_token(), tokens::new_token(), tokens::new_token());
         let mut room = Room::new(id.clone(), rules);
         room.invite_open = false;
         let mut seats = [None, None];
@@ -324,7 +326,7 @@ impl Hub {
             variant: board.tag().to_string(),
             rules: rules.to_tag(),
             invite_hash: None,
-            spectate_hash: tokens::hash(&tokens::new_token()),
+            spectate_hash: tokens::hash(&spectate),
             white,
             black,
         };
@@ -337,9 +339,16 @@ impl Hub {
         self.rooms.lock().await.insert(id.clone(), r.clone());
         let room = r.lock().await;
         let theirs = mine.opponent();
-        waiting.conn.send(&ServerMsg::Seated { game: id.clone(), colour: colour(theirs), token: their_token });
+        // Both players get the spectator token, to share with whoever may watch: nobody created this game.
+        let watch = Some(spectate);
+        waiting.conn.send(&ServerMsg::Seated {
+            game: id.clone(),
+            colour: colour(theirs),
+            token: their_token,
+            spectate: watch.clone(),
+        });
         waiting.conn.send(&room.state(role(theirs)));
-        me.send(&ServerMsg::Seated { game: id, colour: colour(mine), token: my_token });
+        me.send(&ServerMsg::Seated { game: id, colour: colour(mine), token: my_token, spectate: watch });
         me.send(&room.state(role(mine)));
         drop(room);
         if waiting.matched.send((r.clone(), theirs)).is_err() {

@@ -3,7 +3,7 @@
 use crate::db::{StoredGame, TokenHash};
 use fanorona_engine::record::{Record, variant_tag};
 use fanorona_engine::{Game, Outcome, Rules, Side, Turn, Variant};
-use fanorona_net::{Colour, GameState, Role, SeatInfo, ServerMsg};
+use fanorona_net::{Colour, GameState, PROTOCOL_VERSION, Role, SeatInfo, ServerMsg};
 use std::sync::Arc;
 use tokio::sync::{Notify, mpsc};
 
@@ -16,13 +16,19 @@ pub struct ConnHandle {
     pub tx: mpsc::Sender<String>,
     /// Rung to close the connection (another connection took its seat, or it cannot keep up).
     pub kill: Arc<Notify>,
+    /// The protocol version the client said hello with (set before the connection enters a game).
+    pub version: u32,
 }
 
 impl ConnHandle {
-    /// Queues a message. A client too slow to take its messages is closed rather than allowed to grow memory; it
-    /// reconnects and gets a fresh state.
+    /// Queues a message, as the client's protocol version reads it. A client too slow to take its messages is
+    /// closed rather than allowed to grow memory; it reconnects and gets a fresh state.
     pub fn send(&self, msg: &ServerMsg) {
-        self.send_text(msg.to_json());
+        if self.version < PROTOCOL_VERSION {
+            self.send_text(msg.clone().for_version(self.version).to_json());
+        } else {
+            self.send_text(msg.to_json());
+        }
     }
 
     /// Queues a message already as JSON.
@@ -187,7 +193,8 @@ impl Room {
         white.chain(black).chain(self.spectators.iter().map(|c| (c, Role::Spectator)))
     }
 
-    /// Sends a message to everybody in the game.
+    /// Sends a message to everybody in the game: one that every protocol version reads alike (not
+    /// [`ServerMsg::Seated`]), written once for all.
     pub fn broadcast(&self, msg: &ServerMsg) {
         let text = msg.to_json();
         for (c, _) in self.members() {

@@ -5,7 +5,9 @@ mod common;
 use common::{Client, Pair, pair, spawn_binary, start};
 use fanorona_engine::record::Record;
 use fanorona_engine::{Game, Rules, Turn};
-use fanorona_net::{Backoff, Board, ClientMsg, Colour, ErrorCode, OfferKind, PROTOCOL_VERSION, ServerMsg};
+use fanorona_net::{
+    Backoff, Board, ClientMsg, Colour, ErrorCode, MIN_PROTOCOL_VERSION, OfferKind, PROTOCOL_VERSION, Role, ServerMsg,
+};
 use fanorona_server::Config;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -351,15 +353,59 @@ async fn invites_seat_one_player_and_quick_match_pairs_two() {
     .await;
     assert_eq!(q1.error().await, ErrorCode::AlreadyInGame);
     c.send(&ClientMsg::QuickMatch { board: Board::Tsivy, name: "Q2".into() }).await;
-    let ServerMsg::Seated { colour: c1, .. } = q1.recv().await else { panic!() };
-    let ServerMsg::Seated { colour: c2, .. } = c.recv().await else { panic!() };
+    let ServerMsg::Seated { colour: c1, spectate: w1, .. } = q1.recv().await else { panic!() };
+    let ServerMsg::Seated { colour: c2, spectate: w2, .. } = c.recv().await else { panic!() };
     assert_eq!(c1, c2.opponent());
+    // Both players get the game's spectator token, and it lets a friend watch.
+    let watch = w1.expect("a quick match's seat carries the spectator token");
+    assert_eq!(w2.as_deref(), Some(watch.as_str()));
     let s = q1.state().await;
     assert!(s.white.taken && s.black.taken);
     let (mut white, mut black) = if c1 == Colour::White { (q1, c) } else { (c, q1) };
     white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
     assert_eq!(black.turn_played(0).await, "d3-e3A");
     white.turn_played(0).await;
+    let mut friend = Client::connect(server.addr).await;
+    friend.send(&ClientMsg::Spectate { token: watch }).await;
+    assert!(matches!(friend.recv().await, ServerMsg::Spectating { .. }));
+    let s = friend.state().await;
+    assert_eq!((s.you, s.ply), (Role::Spectator, 1));
+    let mut names = [s.white.name, s.black.name];
+    names.sort();
+    assert_eq!(names, ["Q1", "Q2"]);
+}
+
+#[tokio::test]
+async fn a_client_of_protocol_1_still_plays_and_reads_only_what_it_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let mut old = Client::raw(server.addr).await;
+    old.send_text(r#"{"type":"hello","version":1}"#).await;
+    assert_eq!(old.recv_text().await, r#"{"type":"welcome","version":1}"#);
+    old.send_text(r#"{"type":"quick_match","board":"5x5","name":"Old"}"#).await;
+    old.recv_text().await; // queued
+    let mut new = Client::connect(server.addr).await;
+    new.send(&ClientMsg::QuickMatch { board: Board::Dimy, name: "New".into() }).await;
+    let ServerMsg::Seated { spectate, .. } = new.recv().await else { panic!() };
+    assert!(spectate.is_some());
+    // Protocol 1's seat message has exactly its four fields, which its clients' strict parser accepts.
+    let seated: serde_json::Value = serde_json::from_str(&old.recv_text().await).unwrap();
+    let mut keys: Vec<&str> = seated.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["colour", "game", "token", "type"]);
+    assert_eq!(seated["type"], "seated");
+    // A second hello does not change the version either.
+    old.send_text(r#"{"type":"hello","version":2}"#).await;
+    loop {
+        let text = old.recv_text().await;
+        if text.contains("welcome") {
+            assert_eq!(text, r#"{"type":"welcome","version":1}"#);
+            break;
+        }
+    }
+    let mut c = Client::raw(server.addr).await;
+    c.send(&ClientMsg::Hello { version: MIN_PROTOCOL_VERSION - 1 }).await;
+    assert_eq!(c.error().await, ErrorCode::VersionMismatch);
 }
 
 #[tokio::test]

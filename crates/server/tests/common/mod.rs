@@ -91,6 +91,18 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.unwrap();
     }
 
+    /// The next text frame as it came, for checks of the exact JSON.
+    pub async fn recv_text(&mut self) -> String {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next()).await.expect("no message within 5 s");
+            match frame {
+                Some(Ok(Message::Text(t))) => return t.as_str().to_string(),
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => panic!("the connection closed"),
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
     /// The next message, or None if the connection closed.
     pub async fn try_recv(&mut self) -> Option<ServerMsg> {
         loop {
