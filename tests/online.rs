@@ -175,6 +175,9 @@ fn a_game_between_two_apps_through_a_real_server() {
     assert_eq!(a.world().resource::<MatchSetup>().players, [Player::Human, Player::Remote]);
     assert_eq!(b.world().resource::<MatchSetup>().players, [Player::Remote, Player::Human]);
     assert_eq!(online(&b).my_side(), Some(Side::Black));
+    // The friend who joined can share the code to watch too.
+    assert!(online(&a).spectate().is_some());
+    assert_eq!(online(&b).spectate(), online(&a).spectate());
 
     // White's turn reaches Black as an ordinary move request; Black's reply reaches White.
     let first = some_turn(game(&a), 0);

@@ -196,8 +196,8 @@ impl Online {
         self.invite.as_deref()
     }
 
-    /// The spectator code of this game, when known: the player created the game or was paired by a quick match,
-    /// or watches with it.
+    /// The spectator code of this game, when known: the server gave it to this player (at the game's making, or
+    /// with the seat while it still held it), or the player watches with it.
     pub fn spectate(&self) -> Option<&str> {
         self.spectate.as_deref()
     }
@@ -533,7 +533,7 @@ fn handle(
         ServerMsg::Seated { colour, token, spectate, .. } => {
             online.role = Some(role_of(colour));
             online.token = Some(token);
-            // Only a quick match's seat carries it; a resumed seat keeps the code it had.
+            // A seat of a game loaded from the server's database has none: keep the code it had.
             if spectate.is_some() {
                 online.spectate = spectate;
             }

@@ -219,7 +219,7 @@ pub struct OnlineSeat {
     pub token: String,
     /// Whether the game was watched rather than played.
     pub watching: bool,
-    /// The game's spectator code, when the player has one to share (the creator's, or a quick match's).
+    /// The game's spectator code, when the player has one to share.
     #[serde(default)]
     pub spectate: Option<String>,
 }

@@ -17,8 +17,10 @@
 //!    - [`ClientMsg::Resume`] with a seat token: back to that seat after a disconnection (any number of times).
 //!    - [`ClientMsg::Spectate`] with a spectator token: read-only.
 //!    - [`ClientMsg::QuickMatch`]: paired with the next player who asks for the same board; answered
-//!      [`ServerMsg::Queued`], then [`ServerMsg::Seated`] with the game's spectator token (both players get it, to
-//!      share with whoever may watch).
+//!      [`ServerMsg::Queued`], then [`ServerMsg::Seated`].
+//!
+//!    From protocol 2, [`ServerMsg::Seated`] also carries the game's spectator token whenever the server still
+//!    holds it (it stores only its hash), for the player to share with whoever may watch.
 //!
 //!    Each is followed by a [`ServerMsg::State`], the full game.
 //! 3. In a game, the server sends [`ServerMsg::TurnPlayed`] for each turn (to both players, the mover included, and to
@@ -49,7 +51,7 @@ use std::fmt;
 /// The protocol version this crate speaks.
 ///
 /// - 1: the first.
-/// - 2: [`ServerMsg::Seated`] after a quick match carries the game's spectator token (`spectate`).
+/// - 2: [`ServerMsg::Seated`] carries the game's spectator token (`spectate`) while the server holds it.
 pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The oldest protocol version the server still speaks: a client saying hello with it gets the messages of its own
@@ -310,8 +312,9 @@ pub enum ServerMsg {
         colour: Colour,
         /// The seat token (secret: keep it to reconnect).
         token: String,
-        /// After a quick match, the token that lets anyone holding it watch (protocol 2; the creator of a friend
-        /// game has it from [`ServerMsg::Created`]). Only hashes are stored, so it is sent once, here.
+        /// The token that lets anyone holding it watch (protocol 2), while the server holds it: from the game's
+        /// making until it leaves the server's memory (only its hash is stored). Absent, the player keeps the one
+        /// it had.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         spectate: Option<String>,
     },

@@ -225,6 +225,7 @@ impl Hub {
         };
         self.db.write(Write::CreateGame(new)).await.map_err(internal)?;
         let mut room = Room::new(id.clone(), rules);
+        room.spectate = Some(spectate.clone());
         let s = &mut room.seats[mine.index()];
         s.token_hash = Some(tokens::hash(&token));
         s.name = name;
@@ -254,7 +255,8 @@ impl Hub {
         s.token_hash = Some(tokens::hash(&token));
         s.name = name.clone();
         s.conn = Some(me.clone());
-        me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token, spectate: None });
+        let spectate = room.spectate.clone();
+        me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token, spectate });
         room.broadcast_state();
         Ok(Placed::Game(r.clone(), role(mine)))
     }
@@ -268,8 +270,12 @@ impl Hub {
         if let Some(old) = room.seats[mine.index()].conn.replace(me.clone()) {
             old.kill.notify_one();
         }
-        let seated =
-            ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token: token.to_string(), spectate: None };
+        let seated = ServerMsg::Seated {
+            game: room.id.clone(),
+            colour: colour(mine),
+            token: token.to_string(),
+            spectate: room.spectate.clone(),
+        };
         me.send(&seated);
         me.send(&room.state(role(mine)));
         room.broadcast_except(me.id, &ServerMsg::Presence { colour: colour(mine), connected: true });
@@ -310,6 +316,7 @@ impl Hub {
         let (my_token, their_token, spectate) = (tokens::new_token(), tokens::new_token(), tokens::new_token());
         let mut room = Room::new(id.clone(), rules);
         room.invite_open = false;
+        room.spectate = Some(spectate.clone());
         let mut seats = [None, None];
         for (side, token, name, conn) in
             [(mine, &my_token, &name, me), (mine.opponent(), &their_token, &waiting.name, &waiting.conn)]
@@ -339,7 +346,7 @@ impl Hub {
         self.rooms.lock().await.insert(id.clone(), r.clone());
         let room = r.lock().await;
         let theirs = mine.opponent();
-        // Both players get the spectator token, to share with whoever may watch: nobody created this game.
+        // Both players get the spectator token, to share with whoever may watch.
         let watch = Some(spectate);
         waiting.conn.send(&ServerMsg::Seated {
             game: id.clone(),

@@ -69,6 +69,9 @@ pub struct Room {
     pub takeback: Option<Side>,
     /// Set when the room leaves the server's map; a connection that finds it set looks the game up again.
     pub evicted: bool,
+    /// The spectator token, while the game has stayed in memory since it was made: only its hash is stored, so a
+    /// game loaded from the database has none. Players seated meanwhile get it to share.
+    pub spectate: Option<String>,
 }
 
 /// The protocol's colour of a side.
@@ -108,6 +111,7 @@ impl Room {
             draw_offer: None,
             takeback: None,
             evicted: false,
+            spectate: None,
         }
     }
 

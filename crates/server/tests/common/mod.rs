@@ -192,8 +192,12 @@ pub async fn pair(addr: SocketAddr) -> Pair {
     assert!(!first.black.taken);
     let mut black = Client::connect(addr).await;
     black.send(&ClientMsg::Join { invite, name: "Be".into() }).await;
-    let ServerMsg::Seated { token: black_token, colour, .. } = black.recv().await else { panic!("expected seated") };
+    let ServerMsg::Seated { token: black_token, colour, spectate: watch, .. } = black.recv().await else {
+        panic!("expected seated")
+    };
     assert_eq!(colour, fanorona_net::Colour::Black);
+    // The friend who joins gets the code to watch too, while the game has stayed in the server's memory.
+    assert_eq!(watch.as_deref(), Some(spectate.as_str()));
     let s = black.state().await;
     assert!(s.black.taken && s.white.connected && s.black.connected);
     assert_eq!(s.black.name, "Be");
