@@ -147,20 +147,8 @@ async fn killed_server_restarts_mid_game_and_loses_no_turn() {
         std::thread::sleep(Duration::from_millis(300));
         spawn_binary(&db, addr.port())
     });
-    let mut backoff = Backoff::new(1);
-    let mut reconnect = async |token: &str| loop {
-        if let Ok((ws, _)) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await {
-            let mut c = Client { ws };
-            c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION }).await;
-            c.recv().await;
-            c.send(&ClientMsg::Resume { token: token.to_string() }).await;
-            assert!(matches!(c.recv().await, ServerMsg::Seated { .. }));
-            return c;
-        }
-        tokio::time::sleep(Duration::from_millis(backoff.next_delay_ms())).await;
-    };
-    p.white = reconnect(&p.white_token.clone()).await;
-    p.black = reconnect(&p.black_token.clone()).await;
+    p.white = resume_when_up(addr, &p.white_token).await;
+    p.black = resume_when_up(addr, &p.black_token).await;
     let _server = restarted.await.unwrap();
     let s = p.black.state().await;
     assert_eq!(s.ply, 7);
