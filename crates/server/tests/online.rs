@@ -476,13 +476,16 @@ async fn standing_offers_survive_a_killed_server() {
     p.white.send(&ClientMsg::Turn { ply: 0, turn: "d3-e3A".into() }).await;
     p.white.turn_played(0).await;
     p.black.turn_played(0).await;
-    // Each offer is broadcast only once stored, so seeing both means both are on disk.
+    // Each offer is broadcast only once stored, so seeing both means both are on disk. One after the other: the
+    // two players' messages on their own connections would reach the server in either order.
     p.white.send(&ClientMsg::RequestTakeback).await;
-    p.black.send(&ClientMsg::OfferDraw).await;
     for c in [&mut p.white, &mut p.black] {
         c.recv_until(|m| matches!(m, ServerMsg::Offer { kind: OfferKind::Takeback, .. }).then_some(())).await;
     }
-    p.white.recv_until(|m| matches!(m, ServerMsg::Offer { kind: OfferKind::Draw, .. }).then_some(())).await;
+    p.black.send(&ClientMsg::OfferDraw).await;
+    for c in [&mut p.white, &mut p.black] {
+        c.recv_until(|m| matches!(m, ServerMsg::Offer { kind: OfferKind::Draw, .. }).then_some(())).await;
+    }
     drop(server);
 
     let server = spawn_binary(&db, addr.port());
