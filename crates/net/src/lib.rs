@@ -621,7 +621,7 @@ pub struct Session {
     pub token: Option<String>,
     /// The invite code to give the friend, while it may be unused (secret).
     pub invite: Option<String>,
-    /// The spectator token, when known (from [`ServerMsg::Created`] or a quick match's [`ServerMsg::Seated`], or
+    /// The spectator token, when known (from [`ServerMsg::Created`] or a [`ServerMsg::Seated`] that carries it, or
     /// given to watch).
     pub spectate: Option<String>,
     /// Turns played, as last heard.
@@ -796,7 +796,7 @@ mod tests {
     }
 
     #[test]
-    fn a_quick_matchs_spectator_token_reaches_clients_of_protocol_2_only() {
+    fn the_seats_spectator_token_reaches_clients_of_protocol_2_only() {
         let token = "0123456789abcdef0123456789abcdef".to_string();
         let watch = "fedcba9876543210fedcba9876543210".to_string();
         let seated =
