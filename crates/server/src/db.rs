@@ -418,21 +418,25 @@ mod tests {
         StoredSeat { token_hash: [b; 32], name: name.into() }
     }
 
-    #[tokio::test]
-    async fn writes_read_back_and_survive_reopening() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub/games.sqlite3");
-        let db = Db::open(&path).unwrap();
-        let game = NewGame {
-            id: "g1".into(),
+    /// A 9×5 game `id` with the invite `[9; 32]`, the spectator token `[8; 32]` and White's seat `[1; 32]` taken.
+    fn new_game(id: &str) -> NewGame {
+        NewGame {
+            id: id.into(),
             variant: "9x5".into(),
             rules: String::new(),
             invite_hash: Some([9; 32]),
             spectate_hash: [8; 32],
             white: Some(seat(1, "A")),
             black: None,
-        };
-        db.write(Write::CreateGame(game)).await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn writes_read_back_and_survive_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/games.sqlite3");
+        let db = Db::open(&path).unwrap();
+        db.write(Write::CreateGame(new_game("g1"))).await.unwrap();
         assert_eq!(db.find_invite([9; 32]).await.unwrap().as_deref(), Some("g1"));
         db.write(Write::TakeSeat { game: "g1".into(), side: "black", seat: seat(2, "B") }).await.unwrap();
         // An invite seats one player only.
@@ -466,15 +470,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.sqlite3");
         let db = Db::open(&path).unwrap();
-        let game = NewGame {
-            id: "g".into(),
-            variant: "9x5".into(),
-            rules: String::new(),
-            invite_hash: None,
-            spectate_hash: [8; 32],
-            white: Some(seat(1, "A")),
-            black: Some(seat(2, "B")),
-        };
+        let game = NewGame { invite_hash: None, black: Some(seat(2, "B")), ..new_game("g") };
         db.write(Write::CreateGame(game)).await.unwrap();
         let offers = |draw, takeback| Write::SetOffers { game: "g".into(), draw, takeback };
         db.write(offers(Some("white"), Some("black"))).await.unwrap();

@@ -496,9 +496,7 @@ impl Hub {
             }
         }
     }
-}
 
-impl Hub {
     /// Stores the standing offers of `room` as they are about to be; the caller changes them in memory once stored.
     async fn store_offers(&self, room: &Room, draw: Option<Side>, takeback: Option<Side>) -> Result<(), Refusal> {
         let write =
