@@ -212,6 +212,19 @@ impl Online {
         self.server.as_ref()
     }
 
+    /// Whether the local player may offer a draw now: seated in a game that goes on, with no draw offer standing
+    /// (their own waits for an answer; the opponent's is answered, not countered).
+    pub fn may_offer_draw(&self) -> bool {
+        self.my_side().is_some() && self.server.as_ref().is_some_and(|s| s.to_move.is_some() && s.draw_offer.is_none())
+    }
+
+    /// Whether the local player may ask for a takeback now: seated in a game that goes on with a turn to take
+    /// back, and no request standing.
+    pub fn may_ask_takeback(&self) -> bool {
+        self.my_side().is_some()
+            && self.server.as_ref().is_some_and(|s| s.to_move.is_some() && s.ply > 0 && s.takeback_request.is_none())
+    }
+
     /// The current notice, while it is fresh at real time `now`.
     pub fn notice(&self, now: f64) -> Option<&str> {
         self.notice.as_ref().filter(|(_, since)| now - since < NOTICE_SECS).map(|(n, _)| n.as_str())
@@ -916,6 +929,46 @@ mod tests {
         let mut online = Online { epoch: 2, pending: on_way(Some(2)), ..Online::default() };
         online.resend_lost_turns();
         assert!(online.outbox.is_empty(), "written to this connection: still on its way");
+    }
+
+    #[test]
+    fn offers_and_takebacks_follow_the_servers_state() {
+        use fanorona_net::{Colour, GameState, SeatInfo};
+        let seat = SeatInfo { taken: true, name: String::new(), connected: true };
+        let state = GameState {
+            game: "00ff".into(),
+            you: Role::White,
+            record: String::new(),
+            ply: 1,
+            to_move: Some(Colour::White),
+            result: "*".into(),
+            termination: String::new(),
+            white: seat.clone(),
+            black: seat,
+            draw_offer: None,
+            takeback_request: None,
+        };
+        let with = |role, f: &dyn Fn(&mut GameState)| {
+            let mut s = state.clone();
+            f(&mut s);
+            Online { role: Some(role), server: Some(s), ..Online::default() }
+        };
+        let free = with(Role::White, &|_| {});
+        assert!(free.may_offer_draw() && free.may_ask_takeback());
+        // An offer of either side stands: no second one.
+        for by in [Colour::White, Colour::Black] {
+            let o = with(Role::White, &|s| s.draw_offer = Some(by));
+            assert!(!o.may_offer_draw() && o.may_ask_takeback(), "{by:?} offered");
+            let o = with(Role::White, &|s| s.takeback_request = Some(by));
+            assert!(o.may_offer_draw() && !o.may_ask_takeback(), "{by:?} asked");
+        }
+        let o = with(Role::White, &|s| s.ply = 0);
+        assert!(o.may_offer_draw() && !o.may_ask_takeback(), "no turn to take back");
+        let o = with(Role::White, &|s| s.to_move = None);
+        assert!(!o.may_offer_draw() && !o.may_ask_takeback(), "the game is over");
+        let o = with(Role::Spectator, &|_| {});
+        assert!(!o.may_offer_draw() && !o.may_ask_takeback(), "a spectator has no say");
+        assert!(!Online::default().may_offer_draw(), "no state from the server yet");
     }
 
     #[test]

@@ -250,7 +250,12 @@ fn turn_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
         if ui.add_enabled(view.can_act() && relay, egui::Button::new(t("hud.end_turn"))).clicked() {
             act.request(MoveAction::EndTurn);
         }
-        let can_undo = calm && (!game.turns().is_empty() || !game.pending_steps().is_empty());
+        // Online, Undo outside a relay asks the server for a takeback: not twice, and not with nothing to take back.
+        let takeback_ok = match act.online.as_deref() {
+            Some(online) if view.setup.is_online() => online.may_ask_takeback(),
+            _ => !game.turns().is_empty(),
+        };
+        let can_undo = calm && (takeback_ok || !game.pending_steps().is_empty());
         if ui.add_enabled(can_undo, egui::Button::new(t("hud.undo"))).clicked() {
             act.request(undo_action(&view.setup));
             *act.sel = Selection::default();
@@ -277,7 +282,12 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
         {
             act.hints.write(HintRequest);
         }
-        let offer_ok = can_act && view.state.draw_offer().is_none();
+        // Online, the offer is the server's: the local game never holds it.
+        let no_offer = match act.online.as_deref() {
+            Some(online) if view.setup.is_online() => online.may_offer_draw(),
+            _ => view.state.draw_offer().is_none(),
+        };
+        let offer_ok = can_act && no_offer;
         if ui.add_enabled(offer_ok, egui::Button::new(t("hud.offer_draw"))).clicked() {
             act.request(MoveAction::OfferDraw(to_move));
         }
