@@ -19,8 +19,9 @@
 //!    - [`ClientMsg::QuickMatch`]: paired with the next player who asks for the same board; answered
 //!      [`ServerMsg::Queued`], then [`ServerMsg::Seated`].
 //!
-//!    From protocol 2, [`ServerMsg::Seated`] also carries the game's spectator token whenever the server still
-//!    holds it (it stores only its hash), for the player to share with whoever may watch.
+//!    From protocol 2, [`ServerMsg::Seated`] also carries the game's spectator token whenever the server holds it
+//!    (every game made since it stores the token; older ones have only its hash), for the player to share with
+//!    whoever may watch.
 //!
 //!    Each is followed by a [`ServerMsg::State`], the full game.
 //! 3. In a game, the server sends [`ServerMsg::TurnPlayed`] for each turn (to both players, the mover included, and to
@@ -312,9 +313,8 @@ pub enum ServerMsg {
         colour: Colour,
         /// The seat token (secret: keep it to reconnect).
         token: String,
-        /// The token that lets anyone holding it watch (protocol 2), while the server holds it: from the game's
-        /// making until it leaves the server's memory (only its hash is stored). Absent, the player keeps the one
-        /// it had.
+        /// The token that lets anyone holding it watch (protocol 2), whenever the server holds it (a game stored
+        /// before the server kept it has only its hash). Absent, the player keeps the one it had.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         spectate: Option<String>,
     },

@@ -8,7 +8,8 @@
 //!
 //! Tokens are stored as SHA-256 hashes: whoever reads the database file (a backup, a leak) still cannot take a
 //! seat. They are 128 random bits, not passwords, so a plain hash without salt or stretching is enough, and a
-//! lookup stays one index seek.
+//! lookup stays one index seek. The spectator code is also kept in the clear, so that a game loaded again can give
+//! it to its players to share: it only lets one watch, and the file holds the game's turns anyway.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -17,8 +18,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::{mpsc, oneshot};
 
 /// The migrations, in order: file `i` is applied when `PRAGMA user_version` is below `i + 1`.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../migrations/0001_init.sql"), include_str!("../migrations/0002_offers.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_init.sql"),
+    include_str!("../migrations/0002_offers.sql"),
+    include_str!("../migrations/0003_spectate_code.sql"),
+];
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -66,6 +70,8 @@ pub struct NewGame {
     pub invite_hash: Option<TokenHash>,
     /// The spectator token's hash.
     pub spectate_hash: TokenHash,
+    /// The spectator token itself.
+    pub spectate_code: String,
     /// White's seat, if taken.
     pub white: Option<StoredSeat>,
     /// Black's seat, if taken.
@@ -83,6 +89,8 @@ pub struct StoredGame {
     pub rules: String,
     /// Whether the invite code is still unused.
     pub invite_open: bool,
+    /// The spectator token, for games stored since the schema kept it.
+    pub spectate_code: Option<String>,
     /// The ending the turns do not give, if any.
     pub ending: Option<String>,
     /// White's seat, if taken.
@@ -187,9 +195,17 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
     match write {
         Write::CreateGame(g) => {
             conn.execute(
-                "INSERT INTO games (id, variant, rules, created_at, invite_hash, spectate_hash, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4)",
-                params![g.id, g.variant, g.rules, t, g.invite_hash.map(|h| h.to_vec()), g.spectate_hash.to_vec()],
+                "INSERT INTO games (id, variant, rules, created_at, invite_hash, spectate_hash, spectate_code, \
+                 updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?4)",
+                params![
+                    g.id,
+                    g.variant,
+                    g.rules,
+                    t,
+                    g.invite_hash.map(|h| h.to_vec()),
+                    g.spectate_hash.to_vec(),
+                    g.spectate_code
+                ],
             )?;
             for (side, seat) in [("white", &g.white), ("black", &g.black)] {
                 if let Some(s) = seat {
@@ -369,10 +385,10 @@ impl Db {
     /// A whole stored game.
     pub async fn load(&self, id: String) -> Result<Option<StoredGame>, DbError> {
         self.read(move |c| {
-            let Some((variant, rules, invite_open, ending, draw_offer, takeback_request)) = c
+            let Some((variant, rules, invite_open, ending, draw_offer, takeback_request, spectate_code)) = c
                 .query_row(
-                    "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request \
-                     FROM games WHERE id = ?1",
+                    "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request, \
+                     spectate_code FROM games WHERE id = ?1",
                     [&id],
                     |r| {
                         Ok((
@@ -382,6 +398,7 @@ impl Db {
                             r.get(3)?,
                             r.get(4)?,
                             r.get(5)?,
+                            r.get(6)?,
                         ))
                     },
                 )
@@ -398,6 +415,7 @@ impl Db {
                 variant,
                 rules,
                 invite_open,
+                spectate_code,
                 ending,
                 white,
                 black,
@@ -418,7 +436,8 @@ mod tests {
         StoredSeat { token_hash: [b; 32], name: name.into() }
     }
 
-    /// A 9×5 game `id` with the invite `[9; 32]`, the spectator token `[8; 32]` and White's seat `[1; 32]` taken.
+    /// A 9×5 game `id` with the invite `[9; 32]`, the spectator token `"watch"` (hash `[8; 32]`) and White's seat
+    /// `[1; 32]` taken.
     fn new_game(id: &str) -> NewGame {
         NewGame {
             id: id.into(),
@@ -426,6 +445,7 @@ mod tests {
             rules: String::new(),
             invite_hash: Some([9; 32]),
             spectate_hash: [8; 32],
+            spectate_code: "watch".into(),
             white: Some(seat(1, "A")),
             black: None,
         }
@@ -462,6 +482,7 @@ mod tests {
         assert_eq!(g.black, Some(seat(2, "B")));
         assert_eq!(db.find_seat([1; 32]).await.unwrap(), Some(("g1".into(), "white".into())));
         assert_eq!(db.find_spectate([8; 32]).await.unwrap().as_deref(), Some("g1"));
+        assert_eq!(g.spectate_code.as_deref(), Some("watch"));
         assert!(db.load("nope".into()).await.unwrap().is_none());
     }
 
@@ -503,7 +524,7 @@ mod tests {
             conn.pragma_update(None, "user_version", 1).unwrap();
             conn.execute(
                 "INSERT INTO games (id, variant, rules, created_at, spectate_hash, updated_at) \
-                 VALUES ('old', '9x5', '', 0, x'01', 0)",
+                 VALUES ('old', '9x5', '', 0, zeroblob(32), 0)",
                 [],
             )
             .unwrap();
@@ -511,6 +532,9 @@ mod tests {
         let db = Db::open(&path).unwrap();
         let g = db.load("old".into()).await.unwrap().unwrap();
         assert_eq!((g.draw_offer, g.takeback_request), (None, None));
+        // Its spectator code was never stored: only the hash finds the game.
+        assert_eq!(g.spectate_code, None);
+        assert_eq!(db.find_spectate([0; 32]).await.unwrap().as_deref(), Some("old"));
         db.write(Write::SetOffers { game: "old".into(), draw: Some("black"), takeback: None }).await.unwrap();
         drop(db);
         let conn = Connection::open(&path).unwrap();

@@ -220,6 +220,7 @@ impl Hub {
             rules: rules.to_tag(),
             invite_hash: Some(tokens::hash(&invite)),
             spectate_hash: tokens::hash(&spectate),
+            spectate_code: spectate.clone(),
             white,
             black,
         };
@@ -334,6 +335,7 @@ impl Hub {
             rules: rules.to_tag(),
             invite_hash: None,
             spectate_hash: tokens::hash(&spectate),
+            spectate_code: spectate.clone(),
             white,
             black,
         };

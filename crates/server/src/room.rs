@@ -69,8 +69,8 @@ pub struct Room {
     pub takeback: Option<Side>,
     /// Set when the room leaves the server's map; a connection that finds it set looks the game up again.
     pub evicted: bool,
-    /// The spectator token, while the game has stayed in memory since it was made: only its hash is stored, so a
-    /// game loaded from the database has none. Players seated meanwhile get it to share.
+    /// The spectator token, which seated players get to share; `None` for a game loaded from a database of the
+    /// schema that kept only its hash.
     pub spectate: Option<String>,
 }
 
@@ -132,6 +132,7 @@ impl Room {
             Some(other) => return Err(format!("unknown ending {other:?}")),
         }
         room.invite_open = stored.invite_open;
+        room.spectate = stored.spectate_code;
         // An offer stands only while the game goes on (every ending clears them as it is stored).
         if !room.game.is_over() {
             room.draw_offer = stored_side(stored.draw_offer.as_deref())?;
@@ -270,6 +271,7 @@ mod tests {
             variant: "9x5".into(),
             rules: Rules::default().to_tag(),
             invite_open: false,
+            spectate_code: Some("watch".into()),
             ending: Some("resign black".into()),
             white: Some(StoredSeat { token_hash: [1; 32], name: "A".into() }),
             black: Some(StoredSeat { token_hash: [2; 32], name: "B \"q\"".into() }),
@@ -280,6 +282,7 @@ mod tests {
         let room = Room::from_stored(stored.clone()).unwrap();
         assert_eq!(room.ply(), 2);
         assert_eq!(room.to_move(), None);
+        assert_eq!(room.spectate.as_deref(), Some("watch"));
         let ServerMsg::State(s) = room.state(Role::White) else { panic!() };
         assert_eq!(s.result, "1-0");
         assert_eq!(s.termination, "resignation");

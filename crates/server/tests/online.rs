@@ -147,8 +147,11 @@ async fn killed_server_restarts_mid_game_and_loses_no_turn() {
         std::thread::sleep(Duration::from_millis(300));
         spawn_binary(&db, addr.port())
     });
-    p.white = resume_when_up(addr, &p.white_token).await;
-    p.black = resume_when_up(addr, &p.black_token).await;
+    let (white, white_code) = resume_when_up(addr, &p.white_token).await;
+    let (black, black_code) = resume_when_up(addr, &p.black_token).await;
+    (p.white, p.black) = (white, black);
+    // The game came back from the database with its spectator code, for both players to share.
+    assert_eq!((white_code.as_ref(), black_code.as_ref()), (Some(&p.spectate), Some(&p.spectate)));
     let _server = restarted.await.unwrap();
     let s = p.black.state().await;
     assert_eq!(s.ply, 7);
@@ -449,8 +452,8 @@ async fn draws_takebacks_and_resignation() {
     assert_eq!((s.result.as_str(), s.termination.as_str()), ("1-0", "resignation"));
 }
 
-/// A client back in the seat of `token` on a server that may still be starting.
-async fn resume_when_up(addr: std::net::SocketAddr, token: &str) -> Client {
+/// A client back in the seat of `token` on a server that may still be starting, and the spectator code it got.
+async fn resume_when_up(addr: std::net::SocketAddr, token: &str) -> (Client, Option<String>) {
     let mut backoff = Backoff::new(2);
     loop {
         if let Ok((ws, _)) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await {
@@ -458,9 +461,8 @@ async fn resume_when_up(addr: std::net::SocketAddr, token: &str) -> Client {
             c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION }).await;
             c.recv().await;
             c.send(&ClientMsg::Resume { token: token.to_string() }).await;
-            // A game loaded from the database has only the spectator token's hash: none to give.
-            assert!(matches!(c.recv().await, ServerMsg::Seated { spectate: None, .. }));
-            return c;
+            let ServerMsg::Seated { spectate, .. } = c.recv().await else { panic!("not seated") };
+            return (c, spectate);
         }
         tokio::time::sleep(Duration::from_millis(backoff.next_delay_ms())).await;
     }
@@ -489,8 +491,8 @@ async fn standing_offers_survive_a_killed_server() {
     drop(server);
 
     let server = spawn_binary(&db, addr.port());
-    p.white = resume_when_up(addr, &p.white_token).await;
-    p.black = resume_when_up(addr, &p.black_token).await;
+    p.white = resume_when_up(addr, &p.white_token).await.0;
+    p.black = resume_when_up(addr, &p.black_token).await.0;
     for c in [&mut p.white, &mut p.black] {
         let s = c.state().await;
         assert_eq!((s.ply, s.draw_offer, s.takeback_request), (1, Some(Colour::Black), Some(Colour::White)));
@@ -503,7 +505,7 @@ async fn standing_offers_survive_a_killed_server() {
 
     // And what was cleared stays cleared.
     let _server = spawn_binary(&db, addr.port());
-    let mut white = resume_when_up(addr, &p.white_token).await;
+    let mut white = resume_when_up(addr, &p.white_token).await.0;
     let s = white.state().await;
     assert_eq!((s.ply, s.draw_offer, s.takeback_request), (0, None, None));
 }
