@@ -35,6 +35,7 @@ pub mod review;
 pub mod rules;
 pub mod search;
 pub mod sprt;
+pub mod spsa;
 pub mod tablebase;
 pub mod telo;
 pub mod tune;

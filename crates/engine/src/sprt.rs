@@ -264,7 +264,7 @@ impl std::str::FromStr for Engine {
 
 impl Engine {
     /// What plays this engine's turns on one thread: a searcher, or the started program.
-    fn player(&self, tt_megabytes: usize) -> Result<Player, String> {
+    pub(crate) fn player(&self, tt_megabytes: usize) -> Result<Player, String> {
         let spec = match self {
             Engine::Search(spec) | Engine::Level(_, spec) => spec,
             Engine::External(command) => return External::start(command).map(Player::External),
@@ -293,7 +293,7 @@ impl Engine {
 }
 
 /// The state of one side on a playing thread.
-enum Player {
+pub(crate) enum Player {
     /// A search in this process.
     Local(Box<Searcher>),
     /// A program speaking the engine protocol.
@@ -318,7 +318,7 @@ impl Player {
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A running engine program and its pipes.
-struct External {
+pub(crate) struct External {
     child: std::process::Child,
     input: std::process::ChildStdin,
     /// The program's output lines, read on a thread of their own so that a silent program can time out.
@@ -643,7 +643,7 @@ impl std::fmt::Display for GameLog {
 
 /// Plays one game from `start` and `opening`, A as `a_side`; A's points (1, ½ or 0) and the game. An engine that
 /// fails (an external program that ends or answers an illegal turn) loses the game; the failure is printed.
-fn play_one(
+pub(crate) fn play_one(
     cfg: &Config,
     (start, opening): (&Position, &[Turn]),
     a_side: Side,

@@ -162,3 +162,37 @@ fn sampled_endgames_make_a_book_and_bad_material_is_an_error() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn spsa_tunes_within_bounds_and_refuses_bad_parameters() {
+    let cli = env!("CARGO_BIN_EXE_fanorona-cli");
+    let dir = std::env::temp_dir().join(format!("fanorona-spsa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "d2-e3A, g4-g5W g5-f4A\nf2-e3A, c3-d4W\n").unwrap();
+    let out = std::process::Command::new(cli)
+        .args(["spsa", "--base", "max,notb", "--param", "capgain,100,90,110,5,0.5", "--param", "delta,0,0,50,10,0.5"])
+        .args(["--pairs", "3", "--nodes", "500", "--threads", "2", "--every", "1"])
+        .arg("--book")
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().filter(|l| l.starts_with("pairs ")).count(), 3, "{text}");
+    let options = text.lines().find_map(|l| l.strip_prefix("options: ")).unwrap_or_else(|| panic!("{text}"));
+    let value = |name: &str| -> i64 {
+        let item = options.split(',').find_map(|o| o.strip_prefix(&format!("{name}="))).unwrap();
+        item.parse().unwrap()
+    };
+    assert!(options.starts_with("max,notb,"), "{options}");
+    assert!((90..=110).contains(&value("capgain")) && (0..=50).contains(&value("delta")), "{options}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    for bad in ["capgain,100,90,110,5", "capgain,200,90,110,5,0.5", "nosuch,1,0,2,1,0.5"] {
+        let out = std::process::Command::new(cli).args(["spsa", "--param", bad]).output().unwrap();
+        assert!(!out.status.success(), "{bad} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(bad) && !err.contains("panicked"), "{bad}: {err}");
+    }
+}

@@ -5,7 +5,7 @@ use fanorona_engine::book::{BookConfig, OpeningBook};
 use fanorona_engine::levels::Level;
 use fanorona_engine::turns::Perft;
 use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
-use fanorona_engine::{matches, sprt};
+use fanorona_engine::{matches, sprt, spsa};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -205,6 +205,34 @@ enum Command {
         /// default keeps the strength log's earlier rows comparable).
         #[arg(long, default_value_t = 16, value_parser = table_megabytes())]
         hash: usize,
+    },
+    /// SPSA tuning of whole-number search options by self-play (fishtest's method): every pair of games moves
+    /// all parameters at once; prints their values as it goes and the options to test with `sprt` at the end.
+    Spsa {
+        /// The options both engines share, before the tuned ones (e.g. full strength's `max,…,net`).
+        #[arg(long, default_value = "max")]
+        base: String,
+        /// A tuned parameter, `name,start,min,max,c_end,r_end` (fishtest's line; repeat for each).
+        #[arg(long = "param", required = true)]
+        params: Vec<String>,
+        /// Iterations (one game pair each).
+        #[arg(long, default_value_t = 2000)]
+        pairs: usize,
+        /// Nodes per turn.
+        #[arg(long, default_value_t = 60_000)]
+        nodes: u64,
+        /// Pairs played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Opening book (default: the committed crates/engine/data/openings.txt).
+        #[arg(long)]
+        book: Option<std::path::PathBuf>,
+        /// Seed of the perturbations and the openings' order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the values every this many pairs.
+        #[arg(long, default_value_t = 100)]
+        every: usize,
     },
     /// Puzzles: generate, check, show.
     Puzzles {
@@ -741,6 +769,47 @@ fn run(command: Command) -> Result<(), String> {
                     sprt::Verdict::Inconclusive => format!("inconclusive after {} pairs", state.penta.pairs()),
                 }
             );
+        }
+        Command::Spsa { base, params, pairs, nodes, threads, book, seed, every } => {
+            let params = params.iter().map(|p| p.parse()).collect::<Result<Vec<spsa::Param>, String>>()?;
+            fanorona_engine::search::Searcher::new(1).configure(&base).map_err(|e| format!("--base: {e}"))?;
+            let book = match book {
+                Some(path) => {
+                    let text =
+                        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    sprt::Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+                }
+                None => sprt::Book::builtin(),
+            };
+            let settings = spsa::Settings {
+                base,
+                params,
+                pairs,
+                limits: sprt::turn_limits(None, Some(nodes)),
+                threads,
+                max_turns: 300,
+                tt_megabytes: 16,
+                seed,
+            };
+            let show = |values: &[f64]| {
+                settings
+                    .params
+                    .iter()
+                    .zip(values)
+                    .map(|(p, v)| format!("{}={v:.2}", p.name))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            out!("SPSA over {pairs} pairs, {nodes} nodes a turn, {} openings, {threads} threads", book.openings.len());
+            let t0 = Instant::now();
+            let values = spsa::run(&settings, &book, |done, values| {
+                if done % every.max(1) == 0 {
+                    out!("pairs {done} ({:.0} s): {}", t0.elapsed().as_secs_f64(), show(values));
+                }
+            })?;
+            let rounded: Vec<i64> = values.iter().map(|v| v.round() as i64).collect();
+            out!("final: {}", show(&values));
+            out!("options: {}", spsa::spec(&settings.base, &settings.params, &rounded));
         }
         Command::Openings { count, depth, margin, min, choice, check_nodes, seed, out } => {
             if min > margin {
