@@ -666,6 +666,12 @@ fn refused(online: &mut Online, code: ErrorCode, message: &str, now: f64) {
             online.goal = None;
             online.link = Link::Offline;
         }
+        // A turn that crossed the friend's resignation (or an agreed draw) on its way: the end has reached the
+        // board already and the result says it, so a notice would only repeat it.
+        ErrorCode::GameOver if online.server.as_ref().is_some_and(|s| s.to_move.is_none()) => {
+            online.pending.clear();
+            online.send(ClientMsg::Sync);
+        }
         ErrorCode::IllegalTurn
         | ErrorCode::StaleTurn
         | ErrorCode::NotYourTurn
@@ -879,6 +885,25 @@ pub fn error_text(code: ErrorCode) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fanorona_net::{Colour, SeatInfo};
+
+    /// The server's view of a game in progress, White seated here, one turn played, White to move.
+    fn server_state() -> fanorona_net::GameState {
+        let seat = SeatInfo { taken: true, name: String::new(), connected: true };
+        fanorona_net::GameState {
+            game: "00ff".into(),
+            you: Role::White,
+            record: String::new(),
+            ply: 1,
+            to_move: Some(Colour::White),
+            result: "*".into(),
+            termination: String::new(),
+            white: seat.clone(),
+            black: seat,
+            draw_offer: None,
+            takeback_request: None,
+        }
+    }
 
     #[test]
     fn invite_links_follow_the_server_address() {
@@ -933,23 +958,8 @@ mod tests {
 
     #[test]
     fn offers_and_takebacks_follow_the_servers_state() {
-        use fanorona_net::{Colour, GameState, SeatInfo};
-        let seat = SeatInfo { taken: true, name: String::new(), connected: true };
-        let state = GameState {
-            game: "00ff".into(),
-            you: Role::White,
-            record: String::new(),
-            ply: 1,
-            to_move: Some(Colour::White),
-            result: "*".into(),
-            termination: String::new(),
-            white: seat.clone(),
-            black: seat,
-            draw_offer: None,
-            takeback_request: None,
-        };
-        let with = |role, f: &dyn Fn(&mut GameState)| {
-            let mut s = state.clone();
+        let with = |role, f: &dyn Fn(&mut fanorona_net::GameState)| {
+            let mut s = server_state();
             f(&mut s);
             Online { role: Some(role), server: Some(s), ..Online::default() }
         };
@@ -969,6 +979,23 @@ mod tests {
         let o = with(Role::Spectator, &|_| {});
         assert!(!o.may_offer_draw() && !o.may_ask_takeback(), "a spectator has no say");
         assert!(!Online::default().may_offer_draw(), "no state from the server yet");
+    }
+
+    #[test]
+    fn a_turn_refused_after_the_game_ended_leaves_no_notice() {
+        let ended = fanorona_net::GameState { to_move: None, result: "0-1".into(), ..server_state() };
+        let on_way = || vec![Pending { ply: 1, turn: "d3-e3A".parse().unwrap(), sent_on: Some(1) }];
+        // The server's state already holds the end (the friend resigned): no notice, and the turn is dropped.
+        let mut online = Online { server: Some(ended), pending: on_way(), ..Online::default() };
+        refused(&mut online, ErrorCode::GameOver, "game over", 5.0);
+        assert_eq!(online.notice(5.0), None);
+        assert!(online.pending.is_empty());
+        assert_eq!(online.outbox, [ClientMsg::Sync]);
+        // Without the end on the board, the player is told why the turn did not count.
+        let mut online = Online { server: Some(server_state()), pending: on_way(), ..Online::default() };
+        refused(&mut online, ErrorCode::GameOver, "game over", 5.0);
+        assert!(online.notice(5.0).is_some());
+        assert!(online.pending.is_empty());
     }
 
     #[test]
