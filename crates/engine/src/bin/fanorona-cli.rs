@@ -17,6 +17,13 @@ macro_rules! out {
     };
 }
 
+/// The book of `--book`, or the committed one.
+fn load_book(path: Option<&std::path::Path>) -> Result<sprt::Book, String> {
+    let Some(path) = path else { return Ok(sprt::Book::builtin()) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    sprt::Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn emit(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
@@ -679,14 +686,7 @@ fn run(command: Command) -> Result<(), String> {
             verbose,
             hash,
         } => {
-            let book = match book {
-                Some(path) => {
-                    let text =
-                        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                    sprt::Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
-                }
-                None => sprt::Book::builtin(),
-            };
+            let book = load_book(book.as_deref())?;
             let limits = sprt::turn_limits(nodes.is_none().then_some(movetime), nodes);
             let cfg = sprt::Config {
                 a: a.parse()?,
@@ -773,14 +773,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Spsa { base, params, pairs, nodes, threads, book, seed, every } => {
             let params = params.iter().map(|p| p.parse()).collect::<Result<Vec<spsa::Param>, String>>()?;
             fanorona_engine::search::Searcher::new(1).configure(&base).map_err(|e| format!("--base: {e}"))?;
-            let book = match book {
-                Some(path) => {
-                    let text =
-                        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                    sprt::Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
-                }
-                None => sprt::Book::builtin(),
-            };
+            let book = load_book(book.as_deref())?;
             let settings = spsa::Settings {
                 base,
                 params,
