@@ -105,16 +105,20 @@ fn continuation(game: &Game, to: &Position) -> Option<Vec<Turn>> {
 /// +5.6 [−1.6, +12.9] at 60,000 nodes a turn and +3.9 [−2.2, +10.0] and +6.7 [−1.5, +14.9] from two books at
 /// 300,000 (about +5 over the 2,380 games), retrained with a step size that falls to the end, +9.6 [+2.0, +17.2]
 /// and +16.1 [+4.2, +28.0] from two books at 60,000 nodes a turn (SPRT H1 both); and singular extensions
-/// (`se=4`), +8.9 [+2.5, +15.2] and +9.7 [+2.2, +17.2] from two books at 300,000 nodes a turn (SPRT H1 both).
+/// (`se=4`), +8.9 [+2.5, +15.2] and +9.7 [+2.2, +17.2] from two books at 300,000 nodes a turn (SPRT H1 both);
+/// and six of those numbers tuned together by SPSA (`fanorona-cli spsa`, 1,800 pairs at 60,000 nodes a turn:
+/// `capgain` 100 → 102, `threat` 80 → 87, `mob` 8 → 7, `centre` 5 → 4, `lmr-log` 50 → 53, `delta` 100 → 109),
+/// +11.2 [+2.4, +19.9] (SPRT H1) and +5.9 [−1.1, +12.9] from two books at 60,000 nodes a turn, +7.7 [+2.2,
+/// +13.2] over the 1,528 games together.
 pub const FULL_STRENGTH: &str =
-    "max,spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net,se=4";
+    "max,spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=3,delta=109,centre=4,nmp,lmr-log=53,relay-order=2,net,se=4";
 
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
 /// over at most two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning,
 /// centrality, null moves and late-move reductions, captures ordered with their relays, the evaluation network,
 /// singular extensions. Master plays with them too ([`crate::levels::Level::Master`]).
 pub const FULL_STRENGTH_EXTRAS: &str =
-    "spend,qs-turns=2,capgain=100,lmp=3,delta=100,centre=5,nmp,lmr-log=50,relay-order=2,net,se=4";
+    "spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=3,delta=109,centre=4,nmp,lmr-log=53,relay-order=2,net,se=4";
 
 /// Where protocol output goes; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
