@@ -140,7 +140,7 @@ pub fn run(s: &Settings, book: &Book, mut report: impl FnMut(usize, &[f64])) -> 
     }
     let theta = Mutex::new(s.params.iter().map(|p| p.start).collect::<Vec<f64>>());
     let next = AtomicUsize::new(1);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<f64>)>();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<f64>>();
     let failure = Mutex::new(None::<String>);
     let mut order: Vec<usize> = (0..book.openings.len()).collect();
     let mut shuffle = SmallRng::seed_from_u64(s.seed);
@@ -189,17 +189,15 @@ pub fn run(s: &Settings, book: &Book, mut report: impl FnMut(usize, &[f64])) -> 
                         }
                         Err(_) => break,
                     };
-                    if tx.send((k, after)).is_err() {
+                    if tx.send(after).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        let mut done = 0;
-        for (_, values) in rx.iter() {
-            done += 1;
-            report(done, &values);
+        for (done, values) in rx.iter().enumerate() {
+            report(done + 1, &values);
         }
     });
     if let Some(e) = failure.into_inner().ok().flatten() {
