@@ -115,8 +115,9 @@ pub const FULL_STRENGTH: &str =
 
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
 /// over at most two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning,
-/// centrality, null moves and late-move reductions, captures ordered with their relays, the evaluation network,
-/// singular extensions. Master plays with them too ([`crate::levels::Level::Master`]).
+/// centrality, the threat and mobility weights as SPSA set them, null moves and late-move reductions, captures
+/// ordered with their relays, the evaluation network, singular extensions. Master plays with them too
+/// ([`crate::levels::Level::Master`]).
 pub const FULL_STRENGTH_EXTRAS: &str =
     "spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=3,delta=109,centre=4,nmp,lmr-log=53,relay-order=2,net,se=4";
 
