@@ -643,7 +643,7 @@ impl std::fmt::Display for GameLog {
 
 /// Plays one game from `start` and `opening`, A as `a_side`; A's points (1, ½ or 0) and the game. An engine that
 /// fails (an external program that ends or answers an illegal turn) loses the game; the failure is printed.
-pub(crate) fn play_one(
+fn play_one(
     cfg: &Config,
     (start, opening): (&Position, &[Turn]),
     a_side: Side,
@@ -692,6 +692,12 @@ pub(crate) fn play_one(
     log(&game, points)
 }
 
+/// Plays the book's opening `n` twice, A as White then as Black (with seeds that differ).
+pub(crate) fn play_pair(cfg: &Config, book: &Book, n: usize, players: &mut [Player; 2], seed: u64) -> [GameLog; 2] {
+    let opening = (&book.starts[n], book.openings[n].as_slice());
+    [play_one(cfg, opening, Side::White, players, seed), play_one(cfg, opening, Side::Black, players, seed + (1 << 40))]
+}
+
 /// Runs the test over `book` (opening k for pair k, cycling) until the LLR crosses a bound or `max_pairs` are
 /// played; `report` sees the state after every pair. Returns the verdict and the final state.
 pub fn run(cfg: &Config, book: &Book, report: impl FnMut(&Progress)) -> (Verdict, Progress) {
@@ -731,12 +737,11 @@ pub fn run_logged(
                         break;
                     }
                     let n = k % book.openings.len();
-                    let opening = (&book.starts[n], book.openings[n].as_slice());
-                    let mut white = play_one(cfg, opening, Side::White, &mut players, k as u64);
-                    let mut black = play_one(cfg, opening, Side::Black, &mut players, k as u64 + (1 << 40));
-                    white.pair = k;
-                    black.pair = k;
-                    if tx.send([white, black]).is_err() {
+                    let mut pair = play_pair(cfg, book, n, &mut players, k as u64);
+                    for g in &mut pair {
+                        g.pair = k;
+                    }
+                    if tx.send(pair).is_err() {
                         break;
                     }
                 }

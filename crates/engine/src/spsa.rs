@@ -7,10 +7,10 @@
 //! schedule, with its parameter line (`name,start,min,max,c_end,r_end`): c_k falls to `c_end` and the step's
 //! rate to `r_end` at the last iteration.
 
-use crate::rules::Side;
 use crate::search::{Limits, Searcher};
 use crate::sprt::{self, Book, Config, Engine};
 use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -143,10 +143,7 @@ pub fn run(s: &Settings, book: &Book, mut report: impl FnMut(usize, &[f64])) -> 
     let (tx, rx) = std::sync::mpsc::channel::<Vec<f64>>();
     let failure = Mutex::new(None::<String>);
     let mut order: Vec<usize> = (0..book.openings.len()).collect();
-    let mut shuffle = SmallRng::seed_from_u64(s.seed);
-    for i in (1..order.len()).rev() {
-        order.swap(i, shuffle.random_range(0..=i));
-    }
+    order.shuffle(&mut SmallRng::seed_from_u64(s.seed));
     std::thread::scope(|scope| {
         for _ in 0..s.threads.max(1) {
             let tx = tx.clone();
@@ -222,9 +219,7 @@ fn play_pair(s: &Settings, book: &Book, n: usize, plus: &[i64], minus: &[i64], s
         tt_megabytes: s.tt_megabytes,
     };
     let mut players = [cfg.a.player(s.tt_megabytes)?, cfg.b.player(s.tt_megabytes)?];
-    let opening = (&book.starts[n], book.openings[n].as_slice());
-    let white = sprt::play_one(&cfg, opening, Side::White, &mut players, seed);
-    let black = sprt::play_one(&cfg, opening, Side::Black, &mut players, seed + (1 << 40));
+    let [white, black] = sprt::play_pair(&cfg, book, n, &mut players, seed);
     Ok(2.0 * (white.points + black.points) - 2.0)
 }
 
