@@ -12,6 +12,7 @@
 //! and keyboard share one selection logic.
 
 use crate::i18n::{illegal_reason_text, t, tf};
+use crate::online::Online;
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
 use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, TurnEnded};
 use crate::state::{BoardPlay, Pause, Screen, is_paused};
@@ -22,7 +23,7 @@ use bevy::window::{PrimaryWindow, WindowEvent};
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::geometry::{Geometry, coords, point_name};
-use fanorona_engine::{Position, Side, Step, StepKind};
+use fanorona_engine::{Game, Position, Side, Step, StepKind};
 
 /// A point of the board was clicked or tapped.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -398,6 +399,7 @@ fn handle_keys(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     busy: Res<AnimationsPending>,
+    online: Option<Res<Online>>,
     pause: Option<Res<State<Pause>>>,
     mut next_pause: Option<ResMut<NextState<Pause>>>,
     mut sel: ResMut<Selection>,
@@ -466,7 +468,7 @@ fn handle_keys(
             clicks.write(PointClicked(p));
         }
     }
-    if keys.just_pressed(KeyCode::KeyU) && !busy.0 {
+    if keys.just_pressed(KeyCode::KeyU) && !busy.0 && undo_allowed(&setup, state.game(), online.as_deref()) {
         requests.write(MoveRequest::new(undo_action(&setup)));
         *sel = Selection::default();
     }
@@ -522,6 +524,17 @@ fn show_keys(
 pub fn undo_action(setup: &MatchSetup) -> MoveAction {
     let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| setup.is_human(*s)).collect();
     MoveAction::Undo { until: if humans.len() == 1 { Some(humans[0]) } else { None } }
+}
+
+/// Whether Undo (the button or the U key) has something to do: steps of the turn in progress, or else a turn to
+/// take back. Online a takeback is the server's to grant, so it follows the server's state: not while a request
+/// of either side stands, not after the end, never for a spectator.
+pub fn undo_allowed(setup: &MatchSetup, game: &Game, online: Option<&Online>) -> bool {
+    let takeback_ok = match online {
+        Some(online) if setup.is_online() => online.may_ask_takeback(),
+        _ => !game.turns().is_empty(),
+    };
+    takeback_ok || !game.pending_steps().is_empty()
 }
 
 /// A highlight (rebuilt whenever what it shows changes).
@@ -714,5 +727,34 @@ mod tests {
             [WindowEvent::CursorLeft(CursorLeft { window: Entity::PLACEHOLDER }), button(MouseButton::Left, Released)];
         assert_eq!(left_button_events(start, &left), vec![(false, None)]);
         assert_eq!(left_button_events(None, &[moved(1.0, 2.0)]), vec![]);
+    }
+
+    #[test]
+    fn undo_needs_something_to_undo_and_online_the_servers_leave() {
+        use crate::play::rules::Player;
+        use fanorona_engine::Rules;
+        let local = MatchSetup::default();
+        let online = MatchSetup { players: [Player::Human, Player::Remote], ..MatchSetup::default() };
+        let mut game = Game::new(Rules::default());
+        assert!(!undo_allowed(&local, &game, None), "nothing played yet");
+        let first = game.position().legal_turns()[0].clone();
+        game.play_turn(&first).unwrap();
+        // Play on until a turn of several steps is legal, then only its first step: a turn in progress.
+        let relay = loop {
+            let turns = game.position().legal_turns();
+            if let Some(t) = turns.iter().find(|t| t.steps.len() > 1) {
+                break t.clone();
+            }
+            game.play_turn(&turns[0]).unwrap();
+        };
+        assert!(undo_allowed(&local, &game, None), "a turn to take back");
+        // Online, a finished turn is the server's to take back: with no state from it (as with a request standing)
+        // neither the button nor the key asks; without the connection's resource the local game decides.
+        assert!(!undo_allowed(&online, &game, Some(&Online::default())));
+        assert!(undo_allowed(&online, &game, None));
+        // The steps of the turn in progress are undone locally, online too.
+        game.play_step(relay.steps[0]).unwrap();
+        assert!(!game.pending_steps().is_empty());
+        assert!(undo_allowed(&online, &game, Some(&Online::default())));
     }
 }

@@ -6,7 +6,7 @@ use crate::online::Online;
 use crate::play::animation::AnimationSpeed;
 use crate::play::board::BoardFrame;
 use crate::play::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
-use crate::play::input::{Selection, human_to_move, undo_action};
+use crate::play::input::{Selection, human_to_move, undo_action, undo_allowed};
 use crate::play::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::screens::online::online_section;
 use crate::state::{InGame, Pause, Screen, is_paused};
@@ -251,11 +251,7 @@ fn turn_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
             act.request(MoveAction::EndTurn);
         }
         // Online, Undo outside a relay asks the server for a takeback: not twice, and not with nothing to take back.
-        let takeback_ok = match act.online.as_deref() {
-            Some(online) if view.setup.is_online() => online.may_ask_takeback(),
-            _ => !game.turns().is_empty(),
-        };
-        let can_undo = calm && (takeback_ok || !game.pending_steps().is_empty());
+        let can_undo = calm && undo_allowed(&view.setup, game, act.online.as_deref());
         if ui.add_enabled(can_undo, egui::Button::new(t("hud.undo"))).clicked() {
             act.request(undo_action(&view.setup));
             *act.sel = Selection::default();
