@@ -119,8 +119,8 @@ centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
 /// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
 /// over at most two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning,
 /// centrality, the threat and mobility weights as SPSA set them, null moves and late-move reductions, captures
-/// ordered with their relays, the evaluation network and its scale, singular extensions, the aspiration window. Master plays with them too
-/// ([`crate::levels::Level::Master`]).
+/// ordered with their relays, the evaluation network and its scale, singular extensions, the aspiration window.
+/// Master plays with them too ([`crate::levels::Level::Master`]).
 pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=4,lmp-depth=1,delta=109,\
 centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
 
