@@ -110,9 +110,9 @@ fn continuation(game: &Game, to: &Position) -> Option<Vec<Turn>> {
 /// `capgain` 100 → 102, `threat` 80 → 87, `mob` 8 → 7, `centre` 5 → 4, `lmr-log` 50 → 53, `delta` 100 → 109),
 /// +11.2 [+2.4, +19.9] (SPRT H1) and +5.9 [−1.1, +12.9] from two books at 60,000 nodes a turn, +7.7 [+2.2,
 /// +13.2] over the 1,528 games together; and seven numbers of the search tuned together by SPSA (2,000 pairs:
-/// `lmp` 3 → 4, `lmp-depth` 2 → 1, `se` 4 → 3, `se-depth` 6 → 4, `asp` 40 → 30, `nmp-r` 2, `net-scale` 100 →
-/// 102), +11.0 [+2.3, +19.8] and +14.1 [+4.2, +23.9] from two books at 60,000 nodes a turn (SPRT H1 both) and
-/// +4.1 [−4.2, +12.3] at 300,000.
+/// `lmp` 3 → 4, `lmp-depth` 2 → 1, `se` 4 → 3, `se-depth` 6 → 4, `asp` 40 → 30, `nmp-r` 2 unchanged,
+/// `net-scale` 100 → 102), +11.0 [+2.3, +19.8] and +14.1 [+4.2, +23.9] from two books at 60,000 nodes a turn
+/// (SPRT H1 both) and +4.1 [−4.2, +12.3] at 300,000.
 pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=4,lmp-depth=1,delta=109,\
 centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
 
