@@ -1,12 +1,14 @@
 //! The engine protocol of `fanorona-cli engine`: a UCI-like line protocol on standard input and output.
 //!
-//! Commands: `newgame`, `position startpos`, `position fen <FEN>`, `play <TURN>`, `go depth <n>` /
-//! `go movetime <ms>` / `go nodes <n>` / `go wtime <ms> btime <ms> [winc <ms> binc <ms>]`, any of them with
+//! Commands: `newgame`, `position startpos`, `position fen <FEN>` (either followed by `moves` and the turns played
+//! since, as UCI clients send them), `play <TURN>`, `go depth <n>` / `go movetime <ms>` / `go nodes <n>` /
+//! `go wtime <ms> btime <ms> [winc <ms> binc <ms>] [movestogo <n>]`, any of them with
 //! `multipv <n>` (answered by `info depth D seldepth S multipv K score …` lines, one per line K of each depth, best
 //! first, and `bestmove <TURN>`), `stop`, `eval`, `isready` (→ `readyok`, once the endgame table is loaded),
 //! `level <1-5>` (play at a level instead of full strength), `level max` (full strength), `level baseline` (the
 //! plain reference player of strength tests), `threads <n>` (threads of the full-strength and baseline searches;
-//! default [`default_threads`]), `quit`. Full strength plays endgames of up to six pieces perfectly from the
+//! default [`default_threads`]), `quit`; and for UCI clients `uci` (→ `id …`, `option …`, `uciok`),
+//! `ucinewgame` (as `newgame`) and `setoption name Threads|Hash value <n>`. Full strength plays endgames of up to six pieces perfectly from the
 //! tablebase (the largest cached table, else four pieces built in memory; the engine program grows it to six
 //! pieces in the background, [`tablebase::grow_shared`]), and opens from the opening book (`info string book
 //! <TURN> score cp <n>`, then `bestmove` at once) except for `go depth`, `multipv` and `go infinite`, which ask
@@ -123,6 +125,27 @@ centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
 /// Master plays with them too ([`crate::levels::Level::Master`]).
 pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=4,lmp-depth=1,delta=109,\
 centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
+
+/// The largest transposition table `setoption name Hash` accepts, in megabytes.
+const MAX_HASH_MB: usize = 4096;
+
+/// The answer to a `position` command that is neither form.
+const POSITION_USAGE: &str = "usage: position startpos [moves <TURN>…] | position fen <FEN> [moves <TURN>…]";
+
+/// The turns of a `moves` list: steps in turn notation, each turn's steps one after another (a step that starts
+/// where the one before it ended continues its turn: the point holds the mover's piece, so the next turn cannot
+/// start there), commas allowed between turns.
+fn turns_of(words: &[&str]) -> Result<Vec<Turn>, String> {
+    let mut turns: Vec<Vec<crate::position::Step>> = Vec::new();
+    for word in words.iter().flat_map(|w| w.split(',')).filter(|w| !w.is_empty()) {
+        let step: crate::position::Step = word.parse().map_err(|e| format!("{word:?} in the moves: {e}"))?;
+        match turns.last_mut() {
+            Some(steps) if steps.last().is_some_and(|last| last.to == step.from) => steps.push(step),
+            _ => turns.push(vec![step]),
+        }
+    }
+    Ok(turns.into_iter().map(Turn::new).collect())
+}
 
 /// Where protocol output goes; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -247,7 +270,7 @@ impl Session {
                 self.stop.store(true, Ordering::Relaxed);
                 self.wait();
             }
-            "newgame" => {
+            "newgame" | "ucinewgame" => {
                 self.wait();
                 self.game = Game::new(session_rules());
                 if let Some(s) = &mut self.searcher {
@@ -256,26 +279,9 @@ impl Session {
             }
             "position" => {
                 self.wait();
-                let rules = *self.game.rules();
-                if rest == "startpos" {
-                    self.game = Game::new(rules);
-                } else if let Some(fen) = rest.strip_prefix("fen ") {
-                    match Position::from_fen_with_rules(fen.trim(), &rules) {
-                        Ok(p) => {
-                            // A client that sends the position before every search instead of the turns keeps the
-                            // game's history this way: repetitions and the no-capture count still count. A turn
-                            // the game refused (it cannot: they are legal turns) would leave it half played, and a
-                            // new game from the position is always right.
-                            let continued = continuation(&self.game, &p)
-                                .is_some_and(|turns| turns.iter().all(|t| self.game.play_turn(t).is_ok()));
-                            if !continued {
-                                self.game = Game::from_position(p, Rules { variant: p.variant(), ..rules });
-                            }
-                        }
-                        Err(e) => say(&self.out, &format!("error {e}")),
-                    }
-                } else {
-                    say(&self.out, "error usage: position startpos | position fen <FEN>");
+                match self.position_game(rest) {
+                    Ok(game) => self.game = game,
+                    Err(e) => say(&self.out, &format!("error {e}")),
                 }
             }
             "play" => {
@@ -312,11 +318,84 @@ impl Session {
                 }
                 _ => say(&self.out, &format!("error usage: threads <1-{}>", crate::search::MAX_THREADS)),
             },
+            "uci" => {
+                say(&self.out, &format!("id name Fanorona {}", env!("CARGO_PKG_VERSION")));
+                say(&self.out, "id author the Fanorona developers");
+                say(
+                    &self.out,
+                    &format!("option name Threads type spin default 1 min 1 max {}", crate::search::MAX_THREADS),
+                );
+                say(&self.out, &format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"));
+                say(&self.out, "uciok");
+            }
+            "setoption" => self.set_option(rest),
             "go" => self.go(rest),
             "fen" => say(&self.out, &self.game.position().to_fen()),
             _ => say(&self.out, &format!("error unknown command {cmd:?}")),
         }
         true
+    }
+
+    /// The game that `position <rest>` describes: `startpos` or `fen <FEN>`, then optionally `moves` and the
+    /// turns played since, as UCI clients send them. A FEN that one or two legal turns reach from the current
+    /// game goes on with it (a client that sends positions instead of turns keeps the game's history). The turns
+    /// may be steps one after another (`d3-e3A f4-e3A e3-f3A`: a step that starts where the last one ended goes
+    /// on with its turn, since the opponent has no piece there) or separated by commas, as `info … pv` writes
+    /// them. Any error leaves the current game as it was.
+    fn position_game(&self, rest: &str) -> Result<Game, String> {
+        let rules = *self.game.rules();
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (base, moves) = match words.iter().position(|w| *w == "moves") {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (&words[..], &[][..]),
+        };
+        let mut game = match base {
+            ["startpos"] => Game::new(rules),
+            ["fen", fen @ ..] if !fen.is_empty() => {
+                let p = Position::from_fen_with_rules(&fen.join(" "), &rules).map_err(|e| e.to_string())?;
+                // A turn the game refused (it cannot: they are legal turns) would leave it half played, and a
+                // new game from the position is always right.
+                let mut game = self.game.clone();
+                let continued =
+                    continuation(&game, &p).is_some_and(|turns| turns.iter().all(|t| game.play_turn(t).is_ok()));
+                if continued { game } else { Game::from_position(p, Rules { variant: p.variant(), ..rules }) }
+            }
+            _ => return Err(POSITION_USAGE.to_string()),
+        };
+        for (n, turn) in turns_of(moves)?.iter().enumerate() {
+            game.play_turn(turn).map_err(|e| format!("turn {} of the moves ({turn}): {e}", n + 1))?;
+        }
+        Ok(game)
+    }
+
+    /// `setoption name <Threads|Hash> value <n>`, for UCI clients (`threads <n>` does the same as Threads).
+    fn set_option(&mut self, rest: &str) {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (name, value) = match words.as_slice() {
+            ["name", name, "value", value] => (name.to_ascii_lowercase(), value.parse::<usize>().ok()),
+            _ => {
+                say(&self.out, "error usage: setoption name <Threads|Hash> value <n>");
+                return;
+            }
+        };
+        match (name.as_str(), value) {
+            ("threads", Some(n)) if (1..=crate::search::MAX_THREADS).contains(&n) => {
+                self.wait();
+                self.threads = n;
+            }
+            ("hash", Some(mb)) if (1..=MAX_HASH_MB).contains(&mb) => {
+                self.wait();
+                // A fresh searcher: the table's size is fixed when it is made.
+                let s = Searcher::new(mb);
+                self.stop = s.stop_flag();
+                self.searcher = Some(s);
+            }
+            ("threads", _) => {
+                say(&self.out, &format!("error usage: setoption name Threads value <1-{}>", crate::search::MAX_THREADS))
+            }
+            ("hash", _) => say(&self.out, &format!("error usage: setoption name Hash value <1-{MAX_HASH_MB}>")),
+            _ => say(&self.out, &format!("error unknown option {name:?} (Threads, Hash)")),
+        }
     }
 
     fn go(&mut self, args: &str) {
@@ -337,6 +416,7 @@ impl Session {
                 ("btime", Some(v)) => clock.time[1] = Some(v),
                 ("winc", Some(v)) => clock.inc[0] = v,
                 ("binc", Some(v)) => clock.inc[1] = v,
+                ("movestogo", Some(v)) => clock.moves_to_go = Some(v),
                 ("infinite", _) => {
                     infinite = true;
                     i += 1;
@@ -345,7 +425,7 @@ impl Session {
                 _ => {
                     say(
                         &self.out,
-                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] | go infinite, each with [multipv <n>]",
+                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] [movestogo <n>] | go infinite, each with [multipv <n>]",
                     );
                     return;
                 }
@@ -354,7 +434,7 @@ impl Session {
         }
         let side = self.game.position().side_to_move().index();
         if let (None, Some(t)) = (limits.movetime, clock.time[side]) {
-            limits.movetime = Some(Duration::from_millis(time_for_turn(t, clock.inc[side])));
+            limits.movetime = Some(Duration::from_millis(time_for_turns(t, clock.inc[side], clock.moves_to_go)));
         }
         if let Some(o) = self.game.outcome() {
             say(&self.out, &format!("info string game over: {o}"));
@@ -433,6 +513,8 @@ fn book_seed() -> u64 {
 struct Clock {
     time: [Option<u64>; 2],
     inc: [u64; 2],
+    /// Turns to play before the clock is next filled up (`movestogo`), if the time control has such periods.
+    moves_to_go: Option<u64>,
 }
 
 /// The time to spend on one turn with `remaining` ms on the clock and `inc` ms added per turn: a share of the
@@ -441,6 +523,16 @@ struct Clock {
 pub fn time_for_turn(remaining: u64, inc: u64) -> u64 {
     let share = remaining / 25 + inc * 3 / 4;
     share.min(remaining / 3).saturating_sub(5).max(1)
+}
+
+/// [`time_for_turn`] where the clock is filled up again after `moves_to_go` more turns (UCI's `movestogo`): the
+/// remaining time is shared among those turns instead of about 25, still never more than a third of it, or
+/// three quarters of it for the last turn of the period.
+pub fn time_for_turns(remaining: u64, inc: u64, moves_to_go: Option<u64>) -> u64 {
+    let Some(n) = moves_to_go else { return time_for_turn(remaining, inc) };
+    let share = remaining / n.clamp(1, 25) + inc * 3 / 4;
+    let most = if n <= 1 { remaining / 4 * 3 } else { remaining / 3 };
+    share.min(most).saturating_sub(5).max(1)
 }
 
 /// How long to search on `go movetime <ms>`: the whole budget but a margin (a tenth, at most 10 ms) for the
@@ -588,6 +680,119 @@ mod tests {
         assert!(s.handle("play d3-e3A"));
         assert!(s.handle("position fen 9/9/9 w"));
         assert_eq!(s.game.turns().len(), 1);
+    }
+
+    #[test]
+    fn uci_move_lists_replay_the_game() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut relays = 0;
+        for _ in 0..30 {
+            // A random game of up to 40 turns, played directly.
+            let mut game = Game::new(session_rules());
+            let mut turns = Vec::new();
+            for _ in 0..rng.random_range(1..40) {
+                let legal = game.position().legal_turns();
+                if legal.is_empty() {
+                    break;
+                }
+                let t = legal[rng.random_range(0..legal.len())].clone();
+                relays += usize::from(t.len() > 1);
+                game.play_turn(&t).unwrap();
+                turns.push(t.to_string());
+            }
+            let fen = game.position().to_fen();
+            // Steps one after another, or turns between commas: the same game, history included.
+            for list in [turns.join(" "), turns.join(", ")] {
+                let mut s = quiet_session();
+                assert!(s.handle("play d3-e3A"));
+                assert!(s.handle(&format!("position startpos moves {list}")));
+                assert_eq!(s.game.position().to_fen(), fen, "{list}");
+                assert_eq!(s.game.turns().len(), turns.len());
+                assert_eq!(s.game.repetitions(), game.repetitions());
+            }
+            // From a FEN, the same.
+            if turns.len() > 2 {
+                let mut s = quiet_session();
+                let mid = &game.turn_starts()[2];
+                assert!(s.handle(&format!("position fen {} moves {}", mid.to_fen(), turns[2..].join(" "))));
+                assert_eq!(s.game.position().to_fen(), fen);
+            }
+        }
+        assert!(relays > 20, "the games had {relays} turns of several steps");
+    }
+
+    #[test]
+    fn a_bad_move_list_keeps_the_game() {
+        let mut s = quiet_session();
+        assert!(s.handle("play d3-e3A"));
+        let before = s.game.position().to_fen();
+        for bad in [
+            "startpos moves d3-e3A d3-e3A",
+            "startpos moves d3-e3A zz-e3A",
+            "startpos moves d3-e3A c3-d3A d3-d4",
+            "fen 9/9 w moves d3-e3A",
+            "startpos d3-e3A",
+            "fen",
+            "moves d3-e3A",
+        ] {
+            let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+            s.out = buffer.clone();
+            assert!(s.handle(&format!("position {bad}")));
+            let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+            assert!(text.starts_with("error "), "{bad}: {text}");
+            assert_eq!(s.game.position().to_fen(), before, "{bad}");
+            assert_eq!(s.game.turns().len(), 1, "{bad}");
+        }
+        // `moves` with nothing after it is the position itself.
+        assert!(s.handle("position startpos moves"));
+        assert!(s.game.turns().is_empty());
+    }
+
+    #[test]
+    fn uci_commands_are_understood() {
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let mut s = Session::new(buffer.clone());
+        for line in [
+            "uci",
+            "setoption name Threads value 2",
+            "setoption name Hash value 8",
+            "setoption name Hash value 0",
+            "setoption name Contempt value 3",
+            "setoption Threads 2",
+            "ucinewgame",
+            "position startpos moves d3-e3A",
+            "go wtime 1000 btime 1000 winc 0 binc 0 movestogo 10",
+        ] {
+            assert!(s.handle(line), "{line}");
+        }
+        assert!(!s.handle("quit"));
+        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("id name Fanorona"), "{text}");
+        assert!(lines.iter().position(|l| *l == "uciok").is_some_and(|i| i < 5), "{text}");
+        assert_eq!(s.threads, 2);
+        assert_eq!(lines.iter().filter(|l| l.starts_with("error ")).count(), 3, "{text}");
+        assert!(text.contains("error usage: setoption name Hash value <1-4096>"), "{text}");
+        let best = text.lines().find_map(|l| l.strip_prefix("bestmove ")).expect(&text);
+        let mut after = Position::start(&Rules::default());
+        after.play_turn(&"d3-e3A".parse().unwrap()).unwrap();
+        assert!(after.legal_turns().iter().any(|t| t.to_string() == best), "{text}");
+    }
+
+    #[test]
+    fn moves_to_go_shares_the_clock_among_them() {
+        // Without movestogo, as before.
+        assert_eq!(time_for_turns(60_000, 0, None), time_for_turn(60_000, 0));
+        // 10 turns to go: a tenth each.
+        assert_eq!(time_for_turns(60_000, 0, Some(10)), 6_000 - 5);
+        // Many turns to go count as 25.
+        assert_eq!(time_for_turns(60_000, 0, Some(40)), 2_400 - 5);
+        // Two to go: a third at most; the last: three quarters.
+        assert_eq!(time_for_turns(60_000, 0, Some(2)), 20_000 - 5);
+        assert_eq!(time_for_turns(60_000, 0, Some(1)), 45_000 - 5);
+        assert_eq!(time_for_turns(60_000, 0, Some(0)), 45_000 - 5);
+        assert_eq!(time_for_turns(3, 0, Some(1)), 1);
     }
 
     #[test]
