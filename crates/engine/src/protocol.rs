@@ -8,11 +8,11 @@
 //! `level <1-5>` (play at a level instead of full strength), `level max` (full strength), `level baseline` (the
 //! plain reference player of strength tests), `threads <n>` (threads of the full-strength and baseline searches;
 //! default [`default_threads`]), `quit`; and for UCI clients `uci` (→ `id …`, `option …`, `uciok`),
-//! `ucinewgame` (as `newgame`) and `setoption name Threads|Hash value <n>`. Full strength plays endgames of up to six pieces perfectly from the
-//! tablebase (the largest cached table, else four pieces built in memory; the engine program grows it to six
-//! pieces in the background, [`tablebase::grow_shared`]), and opens from the opening book (`info string book
-//! <TURN> score cp <n>`, then `bestmove` at once) except for `go depth`, `multipv` and `go infinite`, which ask
-//! for a search.
+//! `ucinewgame` (as `newgame`) and `setoption name Threads|Hash value <n>`. Full strength plays endgames of up to
+//! six pieces perfectly from the tablebase (the largest cached table, else four pieces built in memory; the engine
+//! program grows it to six pieces in the background, [`tablebase::grow_shared`]), and opens from the opening book
+//! (`info string book <TURN> score cp <n>`, then `bestmove` at once) except for `go depth`, `multipv` and
+//! `go infinite`, which ask for a search.
 //! `position fen` goes on with the current game where one or two legal turns lead to the position (a client that
 //! sends positions instead of turns keeps the game's history), and the client is the arbiter of draws by rule.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
@@ -357,9 +357,9 @@ impl Session {
     /// The game that `position <rest>` describes: `startpos` or `fen <FEN>`, then optionally `moves` and the
     /// turns played since, as UCI clients send them. A FEN that one or two legal turns reach from the current
     /// game goes on with it (a client that sends positions instead of turns keeps the game's history). The turns
-    /// may be steps one after another (`d3-e3A f4-e3A e3-f3A`: a step that starts where the last one ended goes
-    /// on with its turn, since the opponent has no piece there) or separated by commas, as `info … pv` writes
-    /// them. Any error leaves the current game as it was.
+    /// may be steps one after another (`f2-e3A d5-d4A e3-d3W d3-d2W`, three turns: a step that starts where the
+    /// last one ended goes on with its turn, since the opponent has no piece there) or separated by commas, as
+    /// `info … pv` writes them. Any error leaves the current game as it was.
     fn position_game(&self, rest: &str) -> Result<Game, String> {
         let rules = *self.game.rules();
         let words: Vec<&str> = rest.split_whitespace().collect();
