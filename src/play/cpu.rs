@@ -310,8 +310,11 @@ fn answer_draw_offers(
         let cpu = offer.by.opponent();
         let Player::Cpu(level) = setup.player(cpu) else { continue };
         let pos = *state.game().position();
-        let mut search = SlicedSearch::new(Searcher::new(4), &pos, &history_hashes(state.game()), level.draw_limits());
+        let (hashes, limits) = (history_hashes(state.game()), level.draw_limits());
+        let mut search = None;
         let work: Work<bool> = Box::new(move |slice| {
+            // Made here, on the pool where there is one, not in the frame that asked (see `compute_hints`).
+            let search = search.get_or_insert_with(|| SlicedSearch::new(Searcher::new(4), &pos, &hashes, limits));
             let r = match slice {
                 Some(slice) => search.run_for(slice, |_| {})?,
                 None => search.finish(|_| {}),
@@ -341,8 +344,12 @@ fn compute_hints(
         let pos = *state.game().position();
         let generation = state.generation();
         let limits = Limits { movetime: Some(Duration::from_millis(700)), ..Limits::default() };
-        let mut search = SlicedSearch::new(Searcher::new(8), &pos, &history_hashes(state.game()), limits);
+        let hashes = history_hashes(state.game());
+        let mut search = None;
         let work: Work<(u64, Option<(Turn, i32)>)> = Box::new(move |slice| {
+            // Made here, on the pool where there is one: a searcher writes its whole table when it is made, about a
+            // millisecond for 8 MB but at times tens of them (the kernel's pages), which no frame should wait for.
+            let search = search.get_or_insert_with(|| SlicedSearch::new(Searcher::new(8), &pos, &hashes, limits));
             let r = match slice {
                 Some(slice) => search.run_for(slice, |_| {})?,
                 None => search.finish(|_| {}),
