@@ -545,17 +545,16 @@ struct Clock {
 /// remaining time as if about 25 more turns were to come, plus most of the increment, never more than a third of
 /// what is left, and a margin for the reply to travel back.
 pub fn time_for_turn(remaining: u64, inc: u64) -> u64 {
-    let share = remaining / 25 + inc * 3 / 4;
-    share.min(remaining / 3).saturating_sub(5).max(1)
+    time_for_turns(remaining, inc, None)
 }
 
 /// [`time_for_turn`] where the clock is filled up again after `moves_to_go` more turns (UCI's `movestogo`): the
 /// remaining time is shared among those turns instead of about 25, still never more than a third of it, or
 /// three quarters of it for the last turn of the period.
 pub fn time_for_turns(remaining: u64, inc: u64, moves_to_go: Option<u64>) -> u64 {
-    let Some(n) = moves_to_go else { return time_for_turn(remaining, inc) };
-    let share = remaining / n.clamp(1, 25) + inc * 3 / 4;
-    let most = if n <= 1 { remaining / 4 * 3 } else { remaining / 3 };
+    let n = moves_to_go.unwrap_or(25).clamp(1, 25);
+    let share = remaining / n + inc * 3 / 4;
+    let most = if n == 1 { remaining / 4 * 3 } else { remaining / 3 };
     share.min(most).saturating_sub(5).max(1)
 }
 
