@@ -273,19 +273,29 @@ fn drive_cpu(
         return;
     }
     let history = history_hashes(state.game());
-    let mut searcher = cpu.searchers[side.index()].take().unwrap_or_else(|| Searcher::new(16));
-    searcher.set_draw_rule(state.game().rules().draw);
+    // A side's first search makes its searcher inside the job (on the pool on the desktop), not in this frame:
+    // a searcher writes its whole table when it is made. The stop flag exists first, so that a game that moves
+    // on meanwhile can still stop it.
+    let kept = cpu.searchers[side.index()].take();
+    let draw = state.game().rules().draw;
     let seed = setup.seed ^ (state.game().turns().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let depth = Arc::new(AtomicU32::new(0));
     let report = depth.clone();
-    let mut thinking = Thinking::new(level, searcher, &pos, &history, seed, limits.0);
-    if matches!(*threading, CpuThreading::Sliced(_)) {
-        // One turn's search of the master's opening variety cannot be cut into slices: keep it short.
-        thinking = thinking.with_variety_depth(3);
-    }
-    let stop = thinking.stop_flag();
-    let mut thinking = Some(thinking);
+    let stop = kept.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), Searcher::stop_flag);
+    let job_stop = stop.clone();
+    // One turn's search of the master's opening variety cannot be cut into slices: keep it short.
+    let sliced = matches!(*threading, CpuThreading::Sliced(_));
+    let cap = limits.0;
+    let mut start = Some((kept, pos, history));
+    let mut thinking: Option<Thinking> = None;
     let work: Work<(Searcher, Option<Turn>)> = Box::new(move |slice| {
+        if let Some((kept, pos, history)) = start.take() {
+            let mut searcher = kept.unwrap_or_else(|| Searcher::new(16));
+            searcher.set_stop_flag(job_stop.clone());
+            searcher.set_draw_rule(draw);
+            let t = Thinking::new(level, searcher, &pos, &history, seed, cap);
+            thinking = Some(if sliced { t.with_variety_depth(3) } else { t });
+        }
         // The HUD reads the depth each frame; a relaxed store is enough for a progress display.
         let mut info = |i: &fanorona_engine::search::Info| report.store(i.depth, Ordering::Relaxed);
         let done = thinking.as_mut()?.run(slice, &mut info);

@@ -1107,6 +1107,13 @@ impl Searcher {
         self.stop.clone()
     }
 
+    /// Makes `stop` the flag that stops this searcher's searches, in place of its own: a caller can then hand
+    /// out the flag before the searcher exists (the game makes a searcher, which writes its whole table, off the
+    /// frame that asked for it).
+    pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+    }
+
     /// The exact endgame oracle the search uses, if any.
     pub fn oracle(&self) -> Option<&Arc<dyn Oracle>> {
         self.oracle.as_ref()
@@ -2740,6 +2747,24 @@ mod tests {
         // A time budget keeps every thread busy until it is spent, then answers.
         let timed = team.search(&mid, &[], Limits::movetime(100), |_| {});
         assert!(mid.legal_turns().contains(timed.best.as_ref().unwrap()));
+    }
+
+    #[test]
+    fn a_stop_flag_handed_out_before_the_searcher_stops_its_search() {
+        let pos = Position::start(&Rules::default());
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut s = Searcher::new(1);
+        s.set_stop_flag(flag.clone());
+        assert!(Arc::ptr_eq(&s.stop_flag(), &flag));
+        // Set before the search starts (a game that moved on while the searcher was being made): the search
+        // answers at once, and the flag is cleared for the next one.
+        flag.store(true, Ordering::Relaxed);
+        let stopped = s.search(&pos, &[], Limits::depth(30), |_| {});
+        assert!(stopped.nodes < 10_000, "{} nodes", stopped.nodes);
+        assert!(!flag.load(Ordering::Relaxed));
+        let next = s.search(&pos, &[], Limits::depth(3), |_| {});
+        assert_eq!(next.depth, 3);
+        assert!(pos.legal_turns().contains(next.best.as_ref().unwrap()));
     }
 
     #[test]
