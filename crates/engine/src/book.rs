@@ -18,6 +18,11 @@ use std::collections::HashMap;
 /// The committed book, compiled in (no file to find at run time, on the web too).
 pub const BUILTIN: &str = include_str!("../data/book.txt");
 
+/// The committed book of balanced openings' ends ([`OpeningBook::generate_balanced`]): every position four
+/// turns from the start that a shallow search scores near even, where matches from random balanced openings
+/// hand the engine its first turn, each searched deeply once. Compiled in and merged into [`BUILTIN`]'s book.
+pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
+
 /// A turn is played from the book when it scores within this much of the best entry (hundredths of a piece):
 /// variety among turns the deep search could not tell apart, never a weaker one.
 pub const PLAY_MARGIN: i32 = 10;
@@ -86,7 +91,26 @@ impl OpeningBook {
     /// The committed book ([`BUILTIN`]).
     pub fn builtin() -> &'static OpeningBook {
         static BOOK: std::sync::OnceLock<OpeningBook> = std::sync::OnceLock::new();
-        BOOK.get_or_init(|| OpeningBook::parse(BUILTIN).expect("the committed book is valid (a unit test checks it)"))
+        BOOK.get_or_init(|| {
+            let mut book = OpeningBook::parse(BUILTIN).expect("the committed book is valid (a unit test checks it)");
+            let balanced =
+                OpeningBook::parse(BALANCED).expect("the committed balanced book is valid (a unit test checks it)");
+            book.merge(balanced);
+            book
+        })
+    }
+
+    /// Adds the positions of `other` that this book does not have (where both have one, this book's entry
+    /// stays).
+    pub fn merge(&mut self, other: OpeningBook) {
+        for (fen, moves) in other.entries {
+            self.entries.entry(fen).or_insert(moves);
+        }
+    }
+
+    /// Whether the book has an entry for this FEN (as [`Position::to_fen`] writes it).
+    pub fn contains_fen(&self, fen: &str) -> bool {
+        self.entries.contains_key(fen)
     }
 
     /// Number of positions.
@@ -179,6 +203,70 @@ impl OpeningBook {
         s
     }
 
+    /// Every distinct position `turns` turns from the start (default rules) that is not over and whose search of
+    /// `depth` turns (the balanced-opening generator's, [`crate::sprt::Book::generate`]: `max,qs-turns=2`)
+    /// scores within `margin` of even, with that score: most balanced first, then by FEN, so the order depends
+    /// on nothing else. Where random balanced openings of that length end.
+    pub fn balanced_positions(turns: usize, depth: u32, margin: i32) -> Vec<(Position, i32)> {
+        let mut layer = vec![Position::start(&Rules::default())];
+        for _ in 0..turns {
+            let mut seen = std::collections::HashSet::new();
+            let mut next = Vec::new();
+            for pos in &layer {
+                for t in pos.legal_turns() {
+                    let mut after = *pos;
+                    if after.play_turn(&t).is_ok() && seen.insert(after.to_fen()) {
+                        next.push(after);
+                    }
+                }
+            }
+            layer = next;
+        }
+        let mut searcher = Searcher::new(16);
+        searcher.configure("max,qs-turns=2").expect("valid options");
+        let mut kept: Vec<(String, Position, i32)> = Vec::new();
+        for pos in layer {
+            if pos.legal_turns().is_empty() {
+                continue;
+            }
+            searcher.clear();
+            let limits = Limits { depth: Some(depth), nodes: Some(4_000_000), ..Limits::default() };
+            let r = searcher.search(&pos, &[], limits, |_| {});
+            if r.depth == depth && r.score.abs() <= margin {
+                kept.push((pos.to_fen(), pos, r.score));
+            }
+        }
+        kept.sort_by(|a, b| (a.2.abs(), &a.0).cmp(&(b.2.abs(), &b.0)));
+        kept.into_iter().map(|(_, p, s)| (p, s)).collect()
+    }
+
+    /// Searches `positions` as [`OpeningBook::generate`] searches a turn's positions (`nodes` and `lines`
+    /// each, a fresh table each, `threads` at once), in chunks, leaving out those `skip` has; `progress` hears
+    /// the positions done, of how many, and the book so far after each chunk (to save it as it grows).
+    pub fn generate_balanced(
+        positions: &[Position],
+        cfg: &BookConfig,
+        skip: &OpeningBook,
+        mut progress: impl FnMut(usize, usize, &OpeningBook),
+    ) -> OpeningBook {
+        let todo: Vec<Game> = positions
+            .iter()
+            .filter(|p| !skip.contains_fen(&p.to_fen()))
+            .map(|p| Game::from_position(*p, Rules::default()))
+            .collect();
+        let mut book = OpeningBook::default();
+        for chunk in todo.chunks(64) {
+            let results = search_games(chunk, cfg, |_, _| {});
+            for (game, moves) in chunk.iter().zip(results) {
+                if !moves.is_empty() {
+                    book.entries.insert(game.position().to_fen(), moves);
+                }
+            }
+            progress(book.len(), todo.len(), &book);
+        }
+        book
+    }
+
     /// Builds a book from the start position (default rules, Fanoron-Tsivy): breadth-first to `cfg.turns`
     /// turns, each position searched with `cfg.lines` lines; the position after every line within
     /// `cfg.follow_margin` of the best is searched next. Positions of a turn are searched in parallel, each
@@ -187,50 +275,9 @@ impl OpeningBook {
         let mut book = OpeningBook::default();
         let mut frontier = vec![Game::new(Rules::default())];
         for turn in 0..cfg.turns {
-            let total = frontier.len();
-            let next = std::sync::Mutex::new(0usize);
-            let results = std::sync::Mutex::new(Vec::new());
-            let done = std::sync::atomic::AtomicUsize::new(0);
-            std::thread::scope(|s| {
-                for _ in 0..cfg.threads.max(1) {
-                    s.spawn(|| {
-                        let mut searcher = Searcher::new(64);
-                        searcher.configure(cfg.options).expect("valid search options");
-                        loop {
-                            let i = {
-                                let mut n = next.lock().unwrap();
-                                *n += 1;
-                                *n - 1
-                            };
-                            let Some(game) = frontier.get(i) else { break };
-                            searcher.clear();
-                            let history = crate::levels::history_hashes(game);
-                            let limits = Limits::nodes(cfg.nodes).with_multipv(cfg.lines);
-                            let r = searcher.search(game.position(), &history, limits, |_| {});
-                            let mut moves: Vec<BookMove> =
-                                r.lines.iter().map(|l| BookMove { turn: l.pv[0].clone(), score: l.score }).collect();
-                            moves.sort_by_key(|m| std::cmp::Reverse(m.score));
-                            results.lock().unwrap().push((i, moves));
-                            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        }
-                    });
-                }
-                let mut shown = usize::MAX;
-                while done.load(std::sync::atomic::Ordering::Relaxed) < total {
-                    let d = done.load(std::sync::atomic::Ordering::Relaxed);
-                    if d != shown {
-                        progress(turn, d, total);
-                        shown = d;
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(200));
-                }
-            });
-            progress(turn, total, total);
-            let mut results = results.into_inner().unwrap();
-            results.sort_by_key(|r| r.0);
+            let results = search_games(&frontier, cfg, |done, of| progress(turn, done, of));
             let mut next_frontier = Vec::new();
-            for (i, moves) in results {
-                let game = &frontier[i];
+            for (game, moves) in frontier.iter().zip(results) {
                 let Some(top) = moves.first().map(|m| m.score) else { continue };
                 for m in moves.iter().filter(|m| m.score >= top - cfg.follow_margin) {
                     let mut child = game.clone();
@@ -248,6 +295,54 @@ impl OpeningBook {
         }
         book
     }
+}
+
+/// Searches each game's position with `cfg.nodes` and `cfg.lines` (a fresh table each, so that the result
+/// depends only on `cfg`), `cfg.threads` at once: the scored turns of each, best first, in the games' order.
+/// `progress` hears (positions done, of) while they run.
+fn search_games(games: &[Game], cfg: &BookConfig, mut progress: impl FnMut(usize, usize)) -> Vec<Vec<BookMove>> {
+    let total = games.len();
+    let next = std::sync::Mutex::new(0usize);
+    let results = std::sync::Mutex::new(Vec::new());
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..cfg.threads.max(1) {
+            s.spawn(|| {
+                let mut searcher = Searcher::new(64);
+                searcher.configure(cfg.options).expect("valid search options");
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(game) = games.get(i) else { break };
+                    searcher.clear();
+                    let history = crate::levels::history_hashes(game);
+                    let limits = Limits::nodes(cfg.nodes).with_multipv(cfg.lines);
+                    let r = searcher.search(game.position(), &history, limits, |_| {});
+                    let mut moves: Vec<BookMove> =
+                        r.lines.iter().map(|l| BookMove { turn: l.pv[0].clone(), score: l.score }).collect();
+                    moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+                    results.lock().unwrap_or_else(|e| e.into_inner()).push((i, moves));
+                    done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
+        let mut shown = usize::MAX;
+        while done.load(std::sync::atomic::Ordering::Relaxed) < total {
+            let d = done.load(std::sync::atomic::Ordering::Relaxed);
+            if d != shown {
+                progress(d, total);
+                shown = d;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    });
+    progress(total, total);
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|r| r.0);
+    results.into_iter().map(|r| r.1).collect()
 }
 
 #[cfg(test)]
@@ -276,6 +371,107 @@ mod tests {
             }
         }
         assert_eq!(book.entries.keys().filter(|k| !reached.contains(*k)).count(), 0);
+    }
+
+    #[test]
+    fn the_committed_balanced_book_holds_openings_ends_and_merges_into_the_builtin_one() {
+        let balanced = OpeningBook::parse(BALANCED).unwrap();
+        let committed = OpeningBook::parse(BUILTIN).unwrap();
+        // Every position is four turns from the start or the position after the best turn of one that is, and
+        // none is one of book.txt's (the generator leaves those out).
+        let mut layer = vec![Position::start(&Rules::default())];
+        for _ in 0..4 {
+            let mut next = HashMap::new();
+            for pos in &layer {
+                for t in pos.legal_turns() {
+                    let mut after = *pos;
+                    after.play_turn(&t).unwrap();
+                    next.insert(after.to_fen(), after);
+                }
+            }
+            layer = next.into_values().collect();
+        }
+        let four: std::collections::HashSet<String> = layer.iter().map(Position::to_fen).collect();
+        let builtin = OpeningBook::builtin();
+        // The replies: the positions after the best turn of those four-turn positions.
+        let replies: std::collections::HashSet<String> = layer
+            .iter()
+            .filter_map(|p| {
+                let mut after = *p;
+                after.play_turn(&builtin.moves(p)?[0].turn).unwrap();
+                Some(after.to_fen())
+            })
+            .collect();
+        let mut ends = 0;
+        for fen in balanced.entries.keys() {
+            ends += usize::from(four.contains(fen));
+            assert!(four.contains(fen) || replies.contains(fen), "{fen} is neither an end nor a reply");
+            assert!(!committed.contains_fen(fen), "{fen} is in book.txt too");
+        }
+        assert!(ends >= 100, "only {ends} four-turn positions");
+        assert_eq!(builtin.len(), committed.len() + balanced.len());
+        let (fen, moves) = balanced.entries.iter().next().unwrap();
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(builtin.moves(&pos), Some(moves.as_slice()));
+        let chosen = builtin.play(&pos, 5).unwrap();
+        assert!(moves.iter().any(|m| m.turn == chosen));
+    }
+
+    #[test]
+    fn merging_keeps_the_entries_a_book_has() {
+        let start = Position::start(&Rules::default());
+        let mut a = OpeningBook::parse(&format!("{} | f2-e3A = 7\n", start.to_fen())).unwrap();
+        let mut after = start;
+        after.play_turn(&"f2-e3A".parse().unwrap()).unwrap();
+        let reply = after.legal_turns()[0].clone();
+        let b = OpeningBook::parse(&format!("{} | d2-e3A = 1\n{} | {reply} = 3\n", start.to_fen(), after.to_fen()))
+            .unwrap();
+        a.merge(b);
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.moves(&start).unwrap()[0].turn.to_string(), "f2-e3A");
+        assert_eq!(a.moves(&after).unwrap()[0].turn, reply);
+    }
+
+    #[test]
+    fn balanced_positions_are_the_distinct_ends_scored_near_even_most_balanced_first() {
+        let all = OpeningBook::balanced_positions(2, 2, 100_000);
+        // 39 sequences of two turns from the start, no two ending in the same position.
+        assert_eq!(all.len(), 39);
+        assert!(all.windows(2).all(|w| w[0].1.abs() <= w[1].1.abs()));
+        let near = OpeningBook::balanced_positions(2, 2, 30);
+        assert!(!near.is_empty() && near.len() < all.len());
+        assert!(near.iter().all(|(_, s)| s.abs() <= 30));
+        assert_eq!(near[..], all[..near.len()]);
+    }
+
+    #[test]
+    fn the_balanced_generator_searches_what_the_skipped_book_lacks_and_repeats_itself() {
+        let cfg = BookConfig {
+            turns: 0,
+            nodes: 20_000,
+            lines: 2,
+            follow_margin: 0,
+            options: crate::protocol::FULL_STRENGTH,
+            threads: 2,
+        };
+        let positions: Vec<Position> =
+            OpeningBook::balanced_positions(2, 2, 100_000).into_iter().map(|p| p.0).collect();
+        let skip = OpeningBook::parse(&format!("{} | {} = 0\n", positions[0].to_fen(), positions[0].legal_turns()[0]))
+            .unwrap();
+        let mut calls = Vec::new();
+        let book = OpeningBook::generate_balanced(&positions[..5], &cfg, &skip, |done, of, b| {
+            calls.push((done, of, b.len()));
+        });
+        assert_eq!(book.len(), 4);
+        assert!(!book.contains_fen(&positions[0].to_fen()));
+        for p in &positions[1..5] {
+            let moves = book.moves(p).unwrap();
+            assert!(!moves.is_empty() && moves.len() <= 2);
+            assert!(moves.iter().all(|m| p.legal_turns().contains(&m.turn)));
+        }
+        assert_eq!(calls.last(), Some(&(4, 4, 4)));
+        // Fixed nodes and a fresh table for each: the same book again.
+        assert_eq!(OpeningBook::generate_balanced(&positions[..5], &cfg, &skip, |_, _, _| {}), book);
     }
 
     #[test]
