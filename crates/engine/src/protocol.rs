@@ -220,6 +220,10 @@ impl Session {
         // Full strength plays small endgames from the tablebase, as Master does: load or build it now, while the
         // client is still setting up, so that the first search does not wait for it.
         std::thread::spawn(|| tablebase::shared(Variant::Tsivy, tablebase::default_dir().as_deref()));
+        // The opening book is read (every turn of its thousands of lines checked) at its first use: here, so
+        // that a first `go` out of the book does not spend its time on it (a `go` that comes sooner waits for
+        // this reading rather than doing it again).
+        std::thread::spawn(crate::book::OpeningBook::builtin);
         Session {
             stop: Arc::new(std::sync::atomic::AtomicBool::new(false)),
             game: Game::new(session_rules()),
