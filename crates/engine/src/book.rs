@@ -1,6 +1,7 @@
 //! The opening book: the first turns of the game, scored by deep searches once and committed as data
 //! (`data/book.txt`), so that the strongest levels open with well-searched turns at once and vary among
-//! equally good ones.
+//! equally good ones. Merged into it, the balanced book ([`BALANCED`]) holds where random balanced openings end
+//! and the replies to their best turns.
 //!
 //! Each entry is a position at the start of a turn under the default rules, with the best root turns of a
 //! multi-PV search and their scores. [`OpeningBook::generate`] builds it breadth-first from the start position:
@@ -20,7 +21,8 @@ pub const BUILTIN: &str = include_str!("../data/book.txt");
 
 /// The committed book of balanced openings' ends ([`OpeningBook::generate_balanced`]): every position four
 /// turns from the start that a shallow search scores near even, where matches from random balanced openings
-/// hand the engine its first turn, each searched deeply once. Compiled in and merged into [`BUILTIN`]'s book.
+/// hand the engine its first turn, and the position after each one's best turn (where the engine's first turn
+/// is the second), each searched deeply once. Compiled in and merged into [`BUILTIN`]'s book.
 pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
 
 /// A turn is played from the book when it scores within this much of the best entry (hundredths of a piece):
@@ -249,12 +251,15 @@ impl OpeningBook {
         skip: &OpeningBook,
         mut progress: impl FnMut(usize, usize, &OpeningBook),
     ) -> OpeningBook {
+        // Two ends can share a reply: each position is searched once.
+        let mut seen = std::collections::HashSet::new();
         let todo: Vec<Game> = positions
             .iter()
-            .filter(|p| !skip.contains_fen(&p.to_fen()))
+            .filter(|p| !skip.contains_fen(&p.to_fen()) && seen.insert(p.to_fen()))
             .map(|p| Game::from_position(*p, Rules::default()))
             .collect();
         let mut book = OpeningBook::default();
+        let mut done = 0;
         for chunk in todo.chunks(64) {
             let results = search_games(chunk, cfg, |_, _| {});
             for (game, moves) in chunk.iter().zip(results) {
@@ -262,7 +267,8 @@ impl OpeningBook {
                     book.entries.insert(game.position().to_fen(), moves);
                 }
             }
-            progress(book.len(), todo.len(), &book);
+            done += chunk.len();
+            progress(done, todo.len(), &book);
         }
         book
     }
@@ -459,7 +465,10 @@ mod tests {
         let skip = OpeningBook::parse(&format!("{} | {} = 0\n", positions[0].to_fen(), positions[0].legal_turns()[0]))
             .unwrap();
         let mut calls = Vec::new();
-        let book = OpeningBook::generate_balanced(&positions[..5], &cfg, &skip, |done, of, b| {
+        // The second position twice: searched once.
+        let mut twice = positions[..5].to_vec();
+        twice.insert(2, positions[1]);
+        let book = OpeningBook::generate_balanced(&twice, &cfg, &skip, |done, of, b| {
             calls.push((done, of, b.len()));
         });
         assert_eq!(book.len(), 4);
