@@ -204,6 +204,9 @@ pub struct Session {
     out: Output,
 }
 
+/// Megabytes of the table of the searches that come before the session's engine is made ([`Session::quick`]).
+const QUICK_TABLE_MB: usize = 4;
+
 /// Threads a session searches with until told otherwise (`threads <n>`): one.
 pub fn default_threads() -> usize {
     1
@@ -214,16 +217,25 @@ impl Session {
     pub fn new(out: Output) -> Session {
         // The engine is made on a thread of its own: writing its 64 MB table took a fresh engine 5 ms, but up to
         // 180 ms at times (the kernel's pages), and a client that sent `position` and `go` at once had its `go`
-        // read only after that, outside the turn's time. The commands that need the engine wait for it (`go`
-        // within the turn's time); `position` and `play` do not.
-        let making = std::thread::spawn(|| Searcher::new(64));
+        // read only after that, outside the turn's time. `isready` and `setoption` wait for it, `go` searches with
+        // a small table until it is in ([`Session::quick`]), `position` and `play` do not need it.
+        //
+        // The opening book is read at its first use: here, first, so that a first `go` does not spend its time
+        // on it (a `go` that comes sooner waits for this reading rather than doing it again). The engine and the
+        // tablebase wait for it: on a 2-core VM, the table's page faults and the tablebase's mapping running
+        // beside it stretched the reading from 15 ms to 160 ms, and the table's making from 5 to 217 ms, so that
+        // a fresh engine's first `go movetime 200` reached depth 2 (see [`Session::quick`]).
+        std::thread::spawn(crate::book::OpeningBook::builtin);
+        let making = std::thread::spawn(|| {
+            crate::book::OpeningBook::builtin();
+            Searcher::new(64)
+        });
         // Full strength plays small endgames from the tablebase, as Master does: load or build it now, while the
         // client is still setting up, so that the first search does not wait for it.
-        std::thread::spawn(|| tablebase::shared(Variant::Tsivy, tablebase::default_dir().as_deref()));
-        // The opening book is read (every turn of its thousands of lines checked) at its first use: here, so
-        // that a first `go` out of the book does not spend its time on it (a `go` that comes sooner waits for
-        // this reading rather than doing it again).
-        std::thread::spawn(crate::book::OpeningBook::builtin);
+        std::thread::spawn(|| {
+            crate::book::OpeningBook::builtin();
+            tablebase::shared(Variant::Tsivy, tablebase::default_dir().as_deref())
+        });
         Session {
             stop: Arc::new(std::sync::atomic::AtomicBool::new(false)),
             game: Game::new(session_rules()),
@@ -242,6 +254,20 @@ impl Session {
     fn made(&mut self) {
         if let Some(h) = self.making.take() {
             let s = h.join().unwrap_or_else(|_| Searcher::new(64));
+            self.stop = s.stop_flag();
+            self.searcher = Some(s);
+        }
+    }
+
+    /// The engine made at the start if it is in; if not, without waiting for it, an engine with a small table
+    /// ([`QUICK_TABLE_MB`]) for the searches until it is. Making the 64 MB table took from 5 ms to over 200 ms
+    /// on the 2-core VM (the kernel's first touch of its pages, while the tablebase was mapped), and a `go` that
+    /// waited for it spent its turn's time there.
+    fn quick(&mut self) {
+        if self.making.as_ref().is_some_and(JoinHandle::is_finished) {
+            self.made();
+        } else if self.making.is_some() && self.searcher.is_none() {
+            let s = Searcher::new(QUICK_TABLE_MB);
             self.stop = s.stop_flag();
             self.searcher = Some(s);
         }
@@ -427,7 +453,7 @@ impl Session {
         // endgame table, the book's first use, starting the thread) comes out of it.
         let asked = Instant::now();
         self.wait();
-        self.made();
+        self.quick();
         let words: Vec<&str> = args.split_whitespace().collect();
         let mut limits = Limits::default();
         let mut clock = Clock::default();
@@ -594,7 +620,11 @@ fn wait_for<T>(at_most: Duration, mut ready: impl FnMut() -> Option<T>) -> Optio
 pub fn run(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
     // The engine program (not every session: tests make many) grows its table to six pieces in the background.
-    tablebase::grow_shared(Variant::Tsivy, tablebase::default_dir(), tablebase::ENGINE_PIECES);
+    // After the book, as the session's other start-up work (see [`Session::new`]).
+    std::thread::spawn(|| {
+        crate::book::OpeningBook::builtin();
+        tablebase::grow_shared(Variant::Tsivy, tablebase::default_dir(), tablebase::ENGINE_PIECES)
+    });
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !session.handle(&line) {
@@ -774,6 +804,38 @@ mod tests {
         // `moves` with nothing after it is the position itself.
         assert!(s.handle("position startpos moves"));
         assert!(s.game.turns().is_empty());
+    }
+
+    #[test]
+    fn a_go_does_not_wait_for_the_engine_being_made() {
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let mut s = Session::new(buffer.clone());
+        s.made();
+        // An engine whose making is stuck until the test lets it go on.
+        let (release, stuck) = std::sync::mpsc::channel::<()>();
+        s.searcher = None;
+        s.making = Some(std::thread::spawn(move || {
+            let _ = stuck.recv();
+            Searcher::new(1)
+        }));
+        assert!(s.handle("position startpos moves d3-e3A"));
+        assert!(s.handle("go nodes 20000"));
+        s.wait();
+        let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        let best = text.lines().find_map(|l| l.strip_prefix("bestmove ")).expect(&text);
+        let mut after = Position::start(&Rules::default());
+        after.play_turn(&"d3-e3A".parse().unwrap()).unwrap();
+        assert!(after.legal_turns().iter().any(|t| t.to_string() == best), "{text}");
+        assert!(s.making.is_some(), "the search did not wait for the engine");
+        // Once it is made, the next `go` takes it.
+        release.send(()).unwrap();
+        while !s.making.as_ref().is_some_and(JoinHandle::is_finished) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(s.handle("go nodes 1000"));
+        s.wait();
+        assert!(s.making.is_none());
+        assert_eq!(String::from_utf8(buffer.lock().unwrap().clone()).unwrap().matches("bestmove ").count(), 2);
     }
 
     #[test]
