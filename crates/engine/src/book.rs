@@ -220,11 +220,9 @@ impl OpeningBook {
         s
     }
 
-    /// Every distinct position `turns` turns from the start (default rules) that is not over and whose search of
-    /// `depth` turns (the balanced-opening generator's, [`crate::sprt::Book::generate`]: `max,qs-turns=2`)
-    /// scores within `margin` of even, with that score: most balanced first, then by FEN, so the order depends
-    /// on nothing else. Where random balanced openings of that length end.
-    pub fn balanced_positions(turns: usize, depth: u32, margin: i32) -> Vec<(Position, i32)> {
+    /// Every distinct position `turns` turns from the start (default rules) that is not over, in the order the
+    /// turns reach them.
+    pub fn positions_after(turns: usize) -> Vec<Position> {
         let mut layer = vec![Position::start(&Rules::default())];
         for _ in 0..turns {
             let mut seen = std::collections::HashSet::new();
@@ -239,18 +237,58 @@ impl OpeningBook {
             }
             layer = next;
         }
+        layer.retain(|p| !p.legal_turns().is_empty());
+        layer
+    }
+
+    /// Every distinct position `turns` turns from the start (default rules) that is not over and whose search of
+    /// `depth` turns (the balanced-opening generator's, [`crate::sprt::Book::generate`]: `max,qs-turns=2`)
+    /// scores within `margin` of even, with that score: most balanced first, then by FEN, so the order depends
+    /// on nothing else. Where random balanced openings of that length end.
+    pub fn balanced_positions(turns: usize, depth: u32, margin: i32) -> Vec<(Position, i32)> {
+        Self::balanced_positions_checked(turns, depth, margin, None)
+    }
+
+    /// [`OpeningBook::balanced_positions`], with `check` = (nodes, threads) widened to the positions that
+    /// full strength, searching that many nodes each (a fresh table each, that many at once), scores within
+    /// `margin` too: of random 4-turn openings that a 300,000-node search scores within a piece of even, the
+    /// depth-4 check keeps only half, so an opening that another program's check calls balanced is often not
+    /// among its positions. Those the second check keeps come with its score.
+    pub fn balanced_positions_checked(
+        turns: usize,
+        depth: u32,
+        margin: i32,
+        check: Option<(u64, usize)>,
+    ) -> Vec<(Position, i32)> {
+        let layer = Self::positions_after(turns);
         let mut searcher = Searcher::new(16);
         searcher.configure("max,qs-turns=2").expect("valid options");
         let mut kept: Vec<(String, Position, i32)> = Vec::new();
+        let mut unbalanced = Vec::new();
         for pos in layer {
-            if pos.legal_turns().is_empty() {
-                continue;
-            }
             searcher.clear();
             let limits = Limits { depth: Some(depth), nodes: Some(4_000_000), ..Limits::default() };
             let r = searcher.search(&pos, &[], limits, |_| {});
             if r.depth == depth && r.score.abs() <= margin {
                 kept.push((pos.to_fen(), pos, r.score));
+            } else {
+                unbalanced.push(pos);
+            }
+        }
+        if let Some((nodes, threads)) = check {
+            let games: Vec<Game> = unbalanced.iter().map(|p| Game::from_position(*p, Rules::default())).collect();
+            let cfg = BookConfig {
+                turns,
+                nodes,
+                lines: 1,
+                follow_margin: 0,
+                options: crate::protocol::FULL_STRENGTH,
+                threads,
+            };
+            for (pos, moves) in unbalanced.into_iter().zip(search_games(&games, &cfg, |_, _| {})) {
+                if let Some(score) = moves.first().map(|m| m.score).filter(|s| s.abs() <= margin) {
+                    kept.push((pos.to_fen(), pos, score));
+                }
             }
         }
         kept.sort_by(|a, b| (a.2.abs(), &a.0).cmp(&(b.2.abs(), &b.0)));
@@ -467,6 +505,25 @@ mod tests {
         assert!(!near.is_empty() && near.len() < all.len());
         assert!(near.iter().all(|(_, s)| s.abs() <= 30));
         assert_eq!(near[..], all[..near.len()]);
+    }
+
+    #[test]
+    fn a_second_balance_check_adds_the_positions_it_scores_near_even() {
+        let margin = 30;
+        let shallow = OpeningBook::balanced_positions(2, 2, margin);
+        let nodes = 5_000;
+        let checked = OpeningBook::balanced_positions_checked(2, 2, margin, Some((nodes, 2)));
+        assert!(checked.len() > shallow.len(), "the second check adds none");
+        assert!(shallow.iter().all(|p| checked.contains(p)), "it keeps those of the first");
+        assert!(checked.windows(2).all(|w| w[0].1.abs() <= w[1].1.abs()));
+        // Each added one is what full strength scores within the margin.
+        for (pos, score) in checked.iter().filter(|p| !shallow.contains(p)) {
+            let mut s = Searcher::new(64);
+            s.configure(crate::protocol::FULL_STRENGTH).unwrap();
+            let r = s.search(pos, &[], Limits::nodes(nodes), |_| {});
+            assert_eq!(r.score, *score, "{}", pos.to_fen());
+            assert!(score.abs() <= margin);
+        }
     }
 
     #[test]
