@@ -438,18 +438,7 @@ mod tests {
         let committed = OpeningBook::parse(BUILTIN).unwrap();
         // Every position is four turns from the start or the position after the best turn of one that is, and
         // none is one of book.txt's (the generator leaves those out).
-        let mut layer = vec![Position::start(&Rules::default())];
-        for _ in 0..4 {
-            let mut next = HashMap::new();
-            for pos in &layer {
-                for t in pos.legal_turns() {
-                    let mut after = *pos;
-                    after.play_turn(&t).unwrap();
-                    next.insert(after.to_fen(), after);
-                }
-            }
-            layer = next.into_values().collect();
-        }
+        let layer = OpeningBook::positions_after(4);
         let four: std::collections::HashSet<String> = layer.iter().map(Position::to_fen).collect();
         let builtin = OpeningBook::builtin();
         // The replies: the positions after the best turn of those four-turn positions.

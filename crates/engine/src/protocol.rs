@@ -220,12 +220,12 @@ impl Session {
         // read only after that, outside the turn's time. `isready` and `setoption` wait for it, `go` searches with
         // a small table until it is in ([`Session::quick`]), `position` and `play` do not need it.
         //
-        // The opening book is read at its first use: here, first, so that a first `go` does not spend its time
-        // on it (a `go` that comes sooner waits for this reading rather than doing it again). The engine and the
-        // tablebase wait for it: on a 2-core VM, the table's page faults and the tablebase's mapping running
-        // beside it stretched the reading from 15 ms to 160 ms, and the table's making from 5 to 217 ms, so that
-        // a fresh engine's first `go movetime 200` reached depth 2 (see [`Session::quick`]).
-        std::thread::spawn(crate::book::OpeningBook::builtin);
+        // The opening book is read at its first use: here, first, by whichever of the two threads below starts
+        // first while the other waits for it, so that a first `go` does not spend its time on it (a `go` that
+        // comes sooner waits for this reading rather than doing it again). On a 2-core VM, the table's page
+        // faults and the tablebase's mapping running beside it stretched the reading from 15 ms to 160 ms, and
+        // the table's making from 5 to 217 ms, so that a fresh engine's first `go movetime 200` reached depth 2
+        // (see [`Session::quick`]).
         let making = std::thread::spawn(|| {
             crate::book::OpeningBook::builtin();
             Searcher::new(64)
