@@ -23,14 +23,11 @@ pub const BUILTIN: &str = include_str!("../data/book.txt");
 /// turns from the start that a shallow search scores near even, where matches from random balanced openings
 /// hand the engine its first turn, and the position after each one's best turn (where the engine's first turn
 /// is the second), each searched deeply once. Compiled in and merged into [`BUILTIN`]'s book, except in
-/// WebAssembly builds: there it is empty, as it serves matches from random openings through the engine
-/// protocol, which the browser does not run, and its 137 KB gzipped (774 KB raw) would take the web module
-/// past its 5 MB budget and cost a first-use parse of some tens of milliseconds in one frame.
+/// WebAssembly builds, which leave it out: it serves matches from random openings through the engine protocol,
+/// which the browser does not run, and its 137 KB gzipped (774 KB raw) would take the web module past its 5 MB
+/// budget and cost a first-use parse of some tens of milliseconds in one frame.
 #[cfg(not(target_arch = "wasm32"))]
 pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
-/// The balanced book, left out of WebAssembly builds (see the native build's `BALANCED`).
-#[cfg(target_arch = "wasm32")]
-pub const BALANCED: &str = "";
 
 /// A turn is played from the book when it scores within this much of the best entry (hundredths of a piece):
 /// variety among turns the deep search could not tell apart, never a weaker one.
@@ -101,11 +98,15 @@ impl OpeningBook {
     pub fn builtin() -> &'static OpeningBook {
         static BOOK: std::sync::OnceLock<OpeningBook> = std::sync::OnceLock::new();
         BOOK.get_or_init(|| {
-            let mut book =
-                OpeningBook::read(BUILTIN, false).expect("the committed book is valid (a unit test checks it)");
-            let balanced = OpeningBook::read(BALANCED, false)
-                .expect("the committed balanced book is valid (a unit test checks it)");
-            book.merge(balanced);
+            let book = OpeningBook::read(BUILTIN, false).expect("the committed book is valid (a unit test checks it)");
+            #[cfg(not(target_arch = "wasm32"))]
+            let book = {
+                let mut book = book;
+                let balanced = OpeningBook::read(BALANCED, false)
+                    .expect("the committed balanced book is valid (a unit test checks it)");
+                book.merge(balanced);
+                book
+            };
             book
         })
     }
