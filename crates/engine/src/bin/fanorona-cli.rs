@@ -311,6 +311,10 @@ enum Command {
         /// engine plays its first turn with the second move (the balance checks are not made again).
         #[arg(long)]
         replies: bool,
+        /// With `--replies`: how many best turns of the book to follow from each of those positions (2: the
+        /// position where the engine plays its second turn with the first move, after the book's best reply).
+        #[arg(long, default_value_t = 1)]
+        reply_turns: usize,
         /// Depth of the balance check of `--after` (the balanced-opening generator checks at 4).
         #[arg(long, default_value_t = 4)]
         depth: u32,
@@ -628,6 +632,7 @@ impl PositionArgs {
 struct Balanced {
     after: usize,
     replies: bool,
+    reply_turns: usize,
     depth: u32,
     margin: i32,
     check_nodes: Option<u64>,
@@ -636,7 +641,7 @@ struct Balanced {
 
 /// `book --after`: the balanced book, written to `out` as it grows and resumed from it.
 fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>) -> Result<(), String> {
-    let Balanced { after, replies, depth, margin, check_nodes, limit } = b;
+    let Balanced { after, replies, reply_turns, depth, margin, check_nodes, limit } = b;
     let (nodes, lines) = (cfg.nodes, cfg.lines);
     let t0 = Instant::now();
     let out = out.ok_or("book --after needs --out (the file it rewrites as it goes and resumes from)")?;
@@ -672,12 +677,14 @@ fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>)
             .into_iter()
             .filter_map(|(p, score)| {
                 let mut after = p;
-                let best = &skip.moves(&p)?.first()?.turn;
-                after.play_turn(best).ok()?;
+                for _ in 0..reply_turns.max(1) {
+                    let best = &skip.moves(&after)?.first()?.turn;
+                    after.play_turn(best).ok()?;
+                }
                 (!after.legal_turns().is_empty()).then_some((after, score))
             })
             .collect();
-        eprintln!("{} positions after their best turns", positions.len());
+        eprintln!("{} positions after {} best turns of the book", positions.len(), reply_turns.max(1));
     }
     let header = format!(
         "Balanced book of Master and full strength: `FEN | turn = score; ...`, best first (scores in hundredths\n\
@@ -973,6 +980,7 @@ fn run(command: Command) -> Result<(), String> {
             threads,
             after,
             replies,
+            reply_turns,
             depth,
             margin,
             check_nodes,
@@ -989,7 +997,7 @@ fn run(command: Command) -> Result<(), String> {
                 threads,
             };
             if let Some(after) = after {
-                let b = Balanced { after, replies, depth, margin, check_nodes, limit };
+                let b = Balanced { after, replies, reply_turns, depth, margin, check_nodes, limit };
                 return balanced_book(&cfg, b, out);
             }
             let book = OpeningBook::generate(&cfg, |turn, done, of| {
