@@ -32,6 +32,41 @@ const STALE_TRIES: usize = 2_000;
 /// piece).
 pub const CHOICE_MARGIN: i32 = 150;
 
+/// What [`Book::generate`] makes: how many openings, how many turns each, how the turns are drawn and how the
+/// final position is checked. The default is the committed book's (`fanorona-cli openings` with no options).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerateSpec {
+    /// Openings to generate.
+    pub count: usize,
+    /// Depth of the search that draws each turn; the final check searches one turn deeper.
+    pub depth: u32,
+    /// Smallest and largest final score kept, from either side (hundredths of a piece).
+    pub window: (i32, i32),
+    /// Turns are drawn among those within this much of the best (hundredths of a piece).
+    pub choice: i32,
+    /// Nodes of a second, full-strength check of the final position, if any.
+    pub check_nodes: Option<u64>,
+    /// Fewest and most turns of an opening, its length drawn uniformly between them (4 and 6 by default; the
+    /// issue's hidden match plays openings of exactly 4).
+    pub turns: (usize, usize),
+    /// Seed of the draws.
+    pub seed: u64,
+}
+
+impl Default for GenerateSpec {
+    fn default() -> GenerateSpec {
+        GenerateSpec {
+            count: 400,
+            depth: 3,
+            window: (0, 30),
+            choice: CHOICE_MARGIN,
+            check_nodes: None,
+            turns: (4, 6),
+            seed: 1,
+        }
+    }
+}
+
 /// A book of openings under the default rules: turn sequences from the start position, or positions given as FEN
 /// (endgames, to measure how engines convert a won ending or set traps in a drawn one).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,14 +175,14 @@ impl Book {
         s
     }
 
-    /// Generates `count` openings of 4 to 6 turns: each turn is drawn among those a `depth`-turn search scores
-    /// within `choice` hundredths of a piece of the best ([`CHOICE_MARGIN`] by default: closer choices give too
+    /// Generates `spec.count` openings of 4 to 6 turns (`spec.turns`): each turn is drawn among those a `spec.depth`-turn search scores
+    /// within `spec.choice` hundredths of a piece of the best ([`CHOICE_MARGIN`] by default: closer choices give too
     /// few distinct openings), and the opening is
     /// kept when a search of `depth` + 1 turns scores its final position, from either side, at least `min` and at
-    /// most `margin` hundredths of a piece away from even. `min` = 0 gives balanced openings; a window such as
+    /// most `margin` (`spec.window`) hundredths of a piece away from even. `min` = 0 gives balanced openings; a window such as
     /// 60–150 gives openings where one side is ahead (as fishtest's "unbalanced human openings"): each is played
     /// with both colours, so a pair is decided by which engine converts the better side or holds the worse one,
-    /// and fewer pairs end even than from balanced openings. Reproducible from `seed`. The searches follow forced
+    /// and fewer pairs end even than from balanced openings. Reproducible from `spec.seed`. The searches follow forced
     /// captures for at most two turns; a turn's search that needs more than `TURN_NODES` ends the opening there,
     /// and a final search that needs more than a few million nodes drops it: a few positions of exchanges would
     /// otherwise take minutes each.
@@ -155,20 +190,14 @@ impl Book {
     /// Fewer than `count` come back when the turns it may choose reach no more distinct openings ([`STALE_TRIES`]
     /// tries in a row find none new): a narrow `choice` with a narrow window reaches only a few dozen.
     ///
-    /// With `check_nodes`, the final position must also pass a second, deep check: a full-strength search of that
+    /// With `spec.check_nodes`, the final position must also pass a second, deep check: a full-strength search of that
     /// many nodes must score it inside the same window (and find no forced win). Fanorona's exchanges run deep: of
     /// 30 openings of the committed book searched with 20 M nodes, 6 were forced wins for one side and 8 more
     /// scored three pieces or more, and in self-play at 300,000 nodes a turn 42–45% of the pairs split 1–1, each
     /// side winning with the better colour: pairs that tell two engines nothing.
-    pub fn generate(
-        count: usize,
-        depth: u32,
-        (min, margin): (i32, i32),
-        choice: i32,
-        check_nodes: Option<u64>,
-        seed: u64,
-        mut progress: impl FnMut(usize, usize),
-    ) -> Book {
+    pub fn generate(spec: &GenerateSpec, mut progress: impl FnMut(usize, usize)) -> Book {
+        let GenerateSpec { count, depth, window: (min, margin), choice, check_nodes, turns: (fewest, most), seed } =
+            *spec;
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut searcher = Searcher::new(16);
@@ -185,7 +214,7 @@ impl Book {
             tries += 1;
             stale += 1;
             let mut game = Game::new(Rules::default());
-            let n = rng.random_range(4..=6);
+            let n = rng.random_range(fewest..=most.max(fewest));
             for _ in 0..n {
                 let pos = *game.position();
                 let Some(scored) = searcher.score_turns_within(&pos, &history_hashes(&game), depth, TURN_NODES) else {
@@ -200,7 +229,7 @@ impl Book {
                     break;
                 }
             }
-            if game.is_over() || game.turns().len() < 4 || !seen.insert(game.position().hash()) {
+            if game.is_over() || game.turns().len() < fewest || !seen.insert(game.position().hash()) {
                 continue;
             }
             stale = 0;
@@ -911,7 +940,8 @@ mod tests {
     fn generated_openings_end_inside_their_score_window() {
         // Depth 2 keeps the test quick; the window is checked again by an independent search of the same depth.
         let (depth, window) = (2, (60, 400));
-        let book = Book::generate(3, depth, window, CHOICE_MARGIN, None, 7, |_, _| {});
+        let book =
+            Book::generate(&GenerateSpec { count: 3, depth, window, seed: 7, ..GenerateSpec::default() }, |_, _| {});
         assert_eq!(book.openings.len(), 3);
         let mut searcher = Searcher::new(16);
         searcher.configure("max,qs-turns=2").unwrap();
@@ -925,7 +955,9 @@ mod tests {
             assert!((window.0..=window.1).contains(&r.score.abs()), "{o:?} scores {}", r.score);
         }
         // Balanced ones stay within their margin.
-        for o in &Book::generate(2, depth, (0, 30), CHOICE_MARGIN, None, 7, |_, _| {}).openings {
+        for o in
+            &Book::generate(&GenerateSpec { count: 2, depth, seed: 7, ..GenerateSpec::default() }, |_, _| {}).openings
+        {
             let mut game = Game::new(Rules::default());
             for t in o {
                 game.play_turn(t).unwrap();
@@ -947,9 +979,22 @@ mod tests {
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
             deep.search(game.position(), &history_hashes(&game), limits, |_| {}).score
         };
-        let shallow = Book::generate(2, depth, (0, margin), CHOICE_MARGIN, None, seed, |_, _| {});
+        let shallow = Book::generate(
+            &GenerateSpec { count: 2, depth, window: (0, margin), seed, ..GenerateSpec::default() },
+            |_, _| {},
+        );
         assert!(shallow.openings.iter().any(|o| deep_score(o).abs() > margin), "the deep check would drop none");
-        let checked = Book::generate(2, depth, (0, margin), CHOICE_MARGIN, Some(nodes), seed, |_, _| {});
+        let checked = Book::generate(
+            &GenerateSpec {
+                count: 2,
+                depth,
+                window: (0, margin),
+                check_nodes: Some(nodes),
+                seed,
+                ..GenerateSpec::default()
+            },
+            |_, _| {},
+        );
         assert_eq!(checked.openings.len(), 2);
         for o in &checked.openings {
             let score = deep_score(o);
@@ -958,9 +1003,26 @@ mod tests {
     }
 
     #[test]
+    fn generated_openings_have_the_turns_asked_for() {
+        let spec =
+            GenerateSpec { count: 4, depth: 1, window: (0, 100), turns: (4, 4), seed: 5, ..GenerateSpec::default() };
+        let book = Book::generate(&spec, |_, _| {});
+        assert_eq!(book.openings.len(), 4);
+        assert!(book.openings.iter().all(|o| o.len() == 4), "{:?}", book.openings);
+        // The default draws every length from 4 to 6 (at depth 1, dozens of openings reach each).
+        let spec = GenerateSpec { count: 30, depth: 1, window: (0, 100), seed: 5, ..GenerateSpec::default() };
+        let lengths: std::collections::BTreeSet<usize> =
+            Book::generate(&spec, |_, _| {}).openings.iter().map(|o| o.len()).collect();
+        assert_eq!(lengths.into_iter().collect::<Vec<_>>(), [4, 5, 6]);
+    }
+
+    #[test]
     fn generation_stops_when_its_choice_of_turns_reaches_no_more_openings() {
         // Only the best turns of a depth-1 search: a handful of distinct openings, far fewer than asked for.
-        let book = Book::generate(100, 1, (0, 10_000), 0, None, 3, |_, _| {});
+        let book = Book::generate(
+            &GenerateSpec { count: 100, depth: 1, window: (0, 10_000), choice: 0, seed: 3, ..GenerateSpec::default() },
+            |_, _| {},
+        );
         assert!(!book.openings.is_empty() && book.openings.len() < 100, "{} openings", book.openings.len());
         let distinct: std::collections::HashSet<_> = book.openings.iter().collect();
         assert_eq!(distinct.len(), book.openings.len());

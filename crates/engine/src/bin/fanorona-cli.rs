@@ -275,6 +275,9 @@ enum Command {
         /// finds decided).
         #[arg(long)]
         check_nodes: Option<u64>,
+        /// Every opening this many turns long instead of 4 to 6 (e.g. 4, as the hidden match plays).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=40))]
+        turns: Option<u64>,
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -925,7 +928,7 @@ fn run(command: Command) -> Result<(), String> {
             out!("final: {}", show(&values));
             out!("options: {}", spsa::spec(&settings.base, &settings.params, &rounded));
         }
-        Command::Openings { count, depth, margin, min, choice, check_nodes, seed, out } => {
+        Command::Openings { count, depth, margin, min, choice, check_nodes, turns, seed, out } => {
             if min > margin {
                 return Err(format!("--min {min} is above --margin {margin}"));
             }
@@ -936,7 +939,10 @@ fn run(command: Command) -> Result<(), String> {
             if check_nodes == Some(0) {
                 return Err("--check-nodes must be above 0".into());
             }
-            let book = sprt::Book::generate(count, depth, (min, margin), choice, check_nodes, seed, |n, tries| {
+            let length = turns.map_or((4, 6), |n| (n as usize, n as usize));
+            let spec =
+                sprt::GenerateSpec { count, depth, window: (min, margin), choice, check_nodes, turns: length, seed };
+            let book = sprt::Book::generate(&spec, |n, tries| {
                 if n % 50 == 0 {
                     eprintln!("{n} openings from {tries} tries, {:.0} s", t0.elapsed().as_secs_f64());
                 }
@@ -955,6 +961,9 @@ fn run(command: Command) -> Result<(), String> {
             };
             if choice != sprt::CHOICE_MARGIN {
                 flag.push_str(&format!(" --choice {choice}"));
+            }
+            if let Some(n) = turns {
+                flag.push_str(&format!(" --turns {n}"));
             }
             let deep = match check_nodes {
                 Some(n) => {
