@@ -24,7 +24,7 @@ pub const BUILTIN: &str = include_str!("../data/book.txt");
 /// hand the engine its first turn, and the position after each one's best turn (where the engine's first turn
 /// is the second), each searched deeply once. Compiled in and merged into [`BUILTIN`]'s book, except in
 /// WebAssembly builds, which leave it out: it serves matches from random openings through the engine protocol,
-/// which the browser does not run, and its 137 KB gzipped (774 KB raw) would take the web module past its 5 MB
+/// which the browser does not run, and its 140 KB gzipped (789 KB raw) would take the web module past its 5 MB
 /// budget and cost a first-use parse of some tens of milliseconds in one frame.
 #[cfg(not(target_arch = "wasm32"))]
 pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
@@ -444,13 +444,14 @@ mod tests {
     fn the_committed_balanced_book_holds_openings_ends_and_merges_into_the_builtin_one() {
         let balanced = OpeningBook::parse(BALANCED).unwrap();
         let committed = OpeningBook::parse(BUILTIN).unwrap();
-        // Every position is four turns from the start or the position after the best turn of one that is, and
-        // none is one of book.txt's (the generator leaves those out).
+        // Every position is four turns from the start or the position after a turn of one that is, and none is
+        // one of book.txt's (the generator leaves those out).
         let layer = OpeningBook::positions_after(4);
         let four: std::collections::HashSet<String> = layer.iter().map(Position::to_fen).collect();
         let builtin = OpeningBook::builtin();
-        // The replies: the positions after the best turn of those four-turn positions.
-        let replies: std::collections::HashSet<String> = layer
+        // The replies: the positions after the best turn of those four-turn positions, or after a turn that was
+        // the best before a deeper search replaced the entry (an opponent may still play it, so its reply stays).
+        let best_replies: std::collections::HashSet<String> = layer
             .iter()
             .filter_map(|p| {
                 let mut after = *p;
@@ -458,13 +459,29 @@ mod tests {
                 Some(after.to_fen())
             })
             .collect();
-        let mut ends = 0;
+        let any_replies: std::collections::HashSet<String> = layer
+            .iter()
+            .filter(|p| builtin.moves(p).is_some())
+            .flat_map(|p| {
+                p.legal_turns().into_iter().map(move |t| {
+                    let mut after = *p;
+                    after.play_turn(&t).unwrap();
+                    after.to_fen()
+                })
+            })
+            .collect();
+        let (mut ends, mut best) = (0, 0);
         for fen in balanced.entries.keys() {
             ends += usize::from(four.contains(fen));
-            assert!(four.contains(fen) || replies.contains(fen), "{fen} is neither an end nor a reply");
+            best += usize::from(best_replies.contains(fen));
+            assert!(four.contains(fen) || any_replies.contains(fen), "{fen} is neither an end nor a reply");
             assert!(!committed.contains_fen(fen), "{fen} is in book.txt too");
         }
         assert!(ends >= 100, "only {ends} four-turn positions");
+        // Most replies follow the current best turn: the replaced ones are the few whose entry a deeper search
+        // changed.
+        let replies = balanced.len() - ends;
+        assert!(best * 10 >= replies * 9, "{best} of {replies} replies follow the best turn");
         assert_eq!(builtin.len(), committed.len() + balanced.len());
         // Read without replaying its turns, the built-in book is the checked one.
         let mut checked = committed.clone();
