@@ -175,22 +175,22 @@ impl Book {
         s
     }
 
-    /// Generates `spec.count` openings of 4 to 6 turns (`spec.turns`): each turn is drawn among those a `spec.depth`-turn search scores
-    /// within `spec.choice` hundredths of a piece of the best ([`CHOICE_MARGIN`] by default: closer choices give too
-    /// few distinct openings), and the opening is
-    /// kept when a search of `depth` + 1 turns scores its final position, from either side, at least `min` and at
-    /// most `margin` (`spec.window`) hundredths of a piece away from even. `min` = 0 gives balanced openings; a window such as
-    /// 60–150 gives openings where one side is ahead (as fishtest's "unbalanced human openings"): each is played
-    /// with both colours, so a pair is decided by which engine converts the better side or holds the worse one,
-    /// and fewer pairs end even than from balanced openings. Reproducible from `spec.seed`. The searches follow forced
-    /// captures for at most two turns; a turn's search that needs more than `TURN_NODES` ends the opening there,
-    /// and a final search that needs more than a few million nodes drops it: a few positions of exchanges would
-    /// otherwise take minutes each.
+    /// Generates `spec.count` openings of 4 to 6 turns (the range `spec.turns`): each turn is drawn among those a
+    /// `depth`-turn search scores within `choice` hundredths of a piece of the best ([`CHOICE_MARGIN`] by default:
+    /// closer choices give too few distinct openings), and the opening is kept when a search of `depth` + 1 turns
+    /// scores its final position, from either side, at least `min` and at most `margin` (the `window`) hundredths
+    /// of a piece away from even. `min` = 0 gives balanced openings; a window such as 60–150 gives openings where
+    /// one side is ahead (as fishtest's "unbalanced human openings"): each is played with both colours, so a pair
+    /// is decided by which engine converts the better side or holds the worse one, and fewer pairs end even than
+    /// from balanced openings. Reproducible from `seed`. The searches follow forced captures for at most two
+    /// turns; a turn's search that needs more than `TURN_NODES` ends the opening there, and a final search that
+    /// needs more than a few million nodes drops it: a few positions of exchanges would otherwise take minutes
+    /// each.
     ///
     /// Fewer than `count` come back when the turns it may choose reach no more distinct openings ([`STALE_TRIES`]
     /// tries in a row find none new): a narrow `choice` with a narrow window reaches only a few dozen.
     ///
-    /// With `spec.check_nodes`, the final position must also pass a second, deep check: a full-strength search of that
+    /// With `check_nodes`, the final position must also pass a second, deep check: a full-strength search of that
     /// many nodes must score it inside the same window (and find no forced win). Fanorona's exchanges run deep: of
     /// 30 openings of the committed book searched with 20 M nodes, 6 were forced wins for one side and 8 more
     /// scored three pieces or more, and in self-play at 300,000 nodes a turn 42–45% of the pairs split 1–1, each
