@@ -228,6 +228,35 @@ impl OpeningBook {
         s
     }
 
+    /// The positions this book leads to from each of `ends`, for the balanced book's replies: first each of the
+    /// end's first `lines` turns that scores within `margin` of its best (1: the best alone; more: the positions
+    /// where an opponent's second choice is answered from the book too), then the best turn of each position
+    /// reached, `turns - 1` times more. A line that leaves the book or ends the game is left out; so is a
+    /// position already reached.
+    pub fn follow(&self, ends: &[Position], turns: u32, lines: usize, margin: i32) -> Vec<Position> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for end in ends {
+            let Some(moves) = self.moves(end) else { continue };
+            let top = moves.first().map_or(0, |m| m.score);
+            for m in moves.iter().take(lines).filter(|m| m.score >= top - margin) {
+                let mut after = *end;
+                let mut reached = after.play_turn(&m.turn).is_ok();
+                for _ in 1..turns {
+                    let Some(best) = reached.then(|| self.moves(&after).and_then(|b| b.first())).flatten() else {
+                        reached = false;
+                        break;
+                    };
+                    reached = after.play_turn(&best.turn.clone()).is_ok();
+                }
+                if reached && !after.legal_turns().is_empty() && seen.insert(after.to_fen()) {
+                    out.push(after);
+                }
+            }
+        }
+        out
+    }
+
     /// Every distinct position `turns` turns from the start (default rules) that is not over, in the order the
     /// turns reach them.
     pub fn positions_after(turns: usize) -> Vec<Position> {
@@ -507,6 +536,29 @@ mod tests {
         assert_eq!(a.len(), 2);
         assert_eq!(a.moves(&start).unwrap()[0].turn.to_string(), "f2-e3A");
         assert_eq!(a.moves(&after).unwrap()[0].turn, reply);
+    }
+
+    #[test]
+    fn following_takes_the_lines_within_the_margin_then_the_best_turns() {
+        let start = Position::start(&Rules::default());
+        let after = |p: &Position, t: &str| {
+            let mut a = *p;
+            a.play_turn(&t.parse().unwrap()).unwrap();
+            a
+        };
+        let (e3, d2e3) = (after(&start, "f2-e3A"), after(&start, "d2-e3A"));
+        let e3_reply = e3.legal_turns()[0].clone();
+        let text =
+            format!("{} | f2-e3A = 20; d2-e3A = 0; e2-e3A = -200\n{} | {e3_reply} = 5\n", start.to_fen(), e3.to_fen());
+        let book = OpeningBook::parse(&text).unwrap();
+        let fens = |v: Vec<Position>| v.iter().map(Position::to_fen).collect::<Vec<_>>();
+        assert_eq!(fens(book.follow(&[start], 1, 1, 150)), vec![e3.to_fen()]);
+        // The third line is 2.2 pieces below the best: outside the margin.
+        assert_eq!(fens(book.follow(&[start], 1, 3, 150)), vec![e3.to_fen(), d2e3.to_fen()]);
+        assert_eq!(book.follow(&[start], 1, 3, 300).len(), 3);
+        // Two turns: only the line whose position has an entry goes on; an end twice is followed once.
+        assert_eq!(fens(book.follow(&[start, start], 2, 3, 150)), vec![after(&e3, &e3_reply.to_string()).to_fen()]);
+        assert!(book.follow(&[d2e3], 1, 3, 150).is_empty(), "a position outside the book leads nowhere");
     }
 
     #[test]

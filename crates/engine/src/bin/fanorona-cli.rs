@@ -318,6 +318,15 @@ enum Command {
         /// position where the engine plays its second turn with the first move, after the book's best reply).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         reply_turns: u32,
+        /// With `--replies`: the first turn followed from each position is each of its entry's first this many
+        /// turns that score within `--reply-margin` of its best, not the best alone (the positions where the
+        /// engine playing second answers an opponent's second choice; the entries need as many lines, e.g. from
+        /// a run with `--lines 4` into the same `--out`).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        reply_lines: u32,
+        /// With `--reply-lines`: how far below the best a followed turn may score (hundredths of a piece).
+        #[arg(long, default_value_t = 150)]
+        reply_margin: i32,
         /// Depth of the balance check of `--after` (the balanced-opening generator checks at 4).
         #[arg(long, default_value_t = 4)]
         depth: u32,
@@ -636,6 +645,8 @@ struct Balanced {
     after: usize,
     replies: bool,
     reply_turns: u32,
+    reply_lines: u32,
+    reply_margin: i32,
     depth: u32,
     margin: i32,
     check_nodes: Option<u64>,
@@ -644,7 +655,7 @@ struct Balanced {
 
 /// `book --after`: the balanced book, written to `out` as it grows and resumed from it.
 fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>) -> Result<(), String> {
-    let Balanced { after, replies, reply_turns, depth, margin, check_nodes, limit } = b;
+    let Balanced { after, replies, reply_turns, reply_lines, reply_margin, depth, margin, check_nodes, limit } = b;
     let (nodes, lines) = (cfg.nodes, cfg.lines);
     let t0 = Instant::now();
     let out = out.ok_or("book --after needs --out (the file it rewrites as it goes and resumes from)")?;
@@ -676,18 +687,15 @@ fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>)
     positions.truncate(limit.unwrap_or(usize::MAX));
     let ends = positions.iter().filter(|(p, _)| committed.moves(p).is_none()).count();
     if replies {
-        positions = positions
-            .into_iter()
-            .filter_map(|(p, score)| {
-                let mut after = p;
-                for _ in 0..reply_turns {
-                    let best = &skip.moves(&after)?.first()?.turn;
-                    after.play_turn(best).ok()?;
-                }
-                (!after.legal_turns().is_empty()).then_some((after, score))
-            })
-            .collect();
-        eprintln!("{} positions after {reply_turns} best turns of the book", positions.len());
+        let ends: Vec<Position> = positions.iter().map(|(p, _)| *p).collect();
+        positions =
+            skip.follow(&ends, reply_turns, reply_lines as usize, reply_margin).into_iter().map(|p| (p, 0)).collect();
+        let firsts = if reply_lines > 1 {
+            format!(" (the first of {reply_lines} lines within {reply_margin})")
+        } else {
+            String::new()
+        };
+        eprintln!("{} positions after {reply_turns} best turns of the book{firsts}", positions.len());
     }
     let header = format!(
         "Balanced book of Master and full strength: `FEN | turn = score; ...`, best first (scores in hundredths\n\
@@ -701,7 +709,12 @@ fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>)
         fanorona_engine::protocol::FULL_STRENGTH,
         check_nodes.map_or(String::new(), |n| format!("--check-nodes {n} ")),
         limit.map_or(String::new(), |l| format!(" --limit {l}")),
-        if reply_turns > 1 { format!(" and with `--replies --reply-turns {reply_turns}`") } else { String::new() },
+        match (reply_turns, reply_lines) {
+            (1, 1) => String::new(),
+            (t, 1) => format!(" and with `--replies --reply-turns {t}`"),
+            (t, l) =>
+                format!(" and with `--replies --reply-turns {t} --reply-lines {l} --reply-margin {reply_margin}`"),
+        },
     );
     let mut save_error = None;
     let positions: Vec<_> = positions.into_iter().map(|(p, _)| p).collect();
@@ -991,6 +1004,8 @@ fn run(command: Command) -> Result<(), String> {
             after,
             replies,
             reply_turns,
+            reply_lines,
+            reply_margin,
             depth,
             margin,
             check_nodes,
@@ -1007,7 +1022,17 @@ fn run(command: Command) -> Result<(), String> {
                 threads,
             };
             if let Some(after) = after {
-                let b = Balanced { after, replies, reply_turns, depth, margin, check_nodes, limit };
+                let b = Balanced {
+                    after,
+                    replies,
+                    reply_turns,
+                    reply_lines,
+                    reply_margin,
+                    depth,
+                    margin,
+                    check_nodes,
+                    limit,
+                };
                 return balanced_book(&cfg, b, out);
             }
             let book = OpeningBook::generate(&cfg, |turn, done, of| {
