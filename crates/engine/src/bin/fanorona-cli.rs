@@ -309,37 +309,8 @@ enum Command {
         /// goes and resumes from: the positions already there are kept and not searched again.
         #[arg(long)]
         after: Option<usize>,
-        /// With `--after`: instead of those positions, the positions after the best turn of each position
-        /// `--after` turns from the start that the book (`--out`'s, then the committed one's) has, where the
-        /// engine plays its first turn with the second move (the balance checks are not made again).
-        #[arg(long)]
-        replies: bool,
-        /// With `--replies`: how many best turns of the book to follow from each of those positions (2: the
-        /// position where the engine plays its second turn with the first move, after the book's best reply).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-        reply_turns: u32,
-        /// With `--replies`: the first turn followed from each position is each of its entry's first this many
-        /// turns that score within `--reply-margin` of its best, not the best alone (the positions where the
-        /// engine playing second answers an opponent's second choice; the entries need as many lines, e.g. from
-        /// a run with `--lines 4` into the same `--out`).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-        reply_lines: u32,
-        /// With `--reply-lines`: how far below the best a followed turn may score (hundredths of a piece).
-        #[arg(long, default_value_t = 150)]
-        reply_margin: i32,
-        /// Depth of the balance check of `--after` (the balanced-opening generator checks at 4).
-        #[arg(long, default_value_t = 4)]
-        depth: u32,
-        /// Largest score of the balance check of `--after` (from either side, hundredths of a piece).
-        #[arg(long, default_value_t = 60)]
-        margin: i32,
-        /// With `--after`: also the positions that full strength searching this many nodes scores within
-        /// `--margin` (a second balance check, as other programs' checks differ from the depth-4 one).
-        #[arg(long)]
-        check_nodes: Option<u64>,
-        /// Most positions `--after` searches, the most balanced first.
-        #[arg(long)]
-        limit: Option<usize>,
+        #[command(flatten)]
+        balanced: Balanced,
         /// Output file (default: standard output).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
@@ -639,23 +610,45 @@ impl PositionArgs {
     }
 }
 
-/// Writes `text` to `out`, or to standard output.
-/// What `book --after` builds: see the command's options.
+/// The options of `book --after` that say which positions it searches.
+#[derive(Args)]
 struct Balanced {
-    after: usize,
+    /// With `--after`: instead of those positions, the positions after the best turn of each position
+    /// `--after` turns from the start that the book (`--out`'s, then the committed one's) has, where the
+    /// engine plays its first turn with the second move (the balance checks are not made again).
+    #[arg(long)]
     replies: bool,
+    /// With `--replies`: how many best turns of the book to follow from each of those positions (2: the
+    /// position where the engine plays its second turn with the first move, after the book's best reply).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     reply_turns: u32,
+    /// With `--replies`: the first turn followed from each position is each of its entry's first this many
+    /// turns that score within `--reply-margin` of its best, not the best alone (the positions where the
+    /// engine playing second answers an opponent's second choice; the entries need as many lines, e.g. from
+    /// a run with `--lines 4` into the same `--out`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     reply_lines: u32,
+    /// With `--reply-lines`: how far below the best a followed turn may score (hundredths of a piece).
+    #[arg(long, default_value_t = 150)]
     reply_margin: i32,
+    /// Depth of the balance check of `--after` (the balanced-opening generator checks at 4).
+    #[arg(long, default_value_t = 4)]
     depth: u32,
+    /// Largest score of the balance check of `--after` (from either side, hundredths of a piece).
+    #[arg(long, default_value_t = 60)]
     margin: i32,
+    /// With `--after`: also the positions that full strength searching this many nodes scores within
+    /// `--margin` (a second balance check, as other programs' checks differ from the depth-4 one).
+    #[arg(long)]
     check_nodes: Option<u64>,
+    /// Most positions `--after` searches, the most balanced first.
+    #[arg(long)]
     limit: Option<usize>,
 }
 
 /// `book --after`: the balanced book, written to `out` as it grows and resumed from it.
-fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>) -> Result<(), String> {
-    let Balanced { after, replies, reply_turns, reply_lines, reply_margin, depth, margin, check_nodes, limit } = b;
+fn balanced_book(cfg: &BookConfig, after: usize, b: Balanced, out: Option<std::path::PathBuf>) -> Result<(), String> {
+    let Balanced { replies, reply_turns, reply_lines, reply_margin, depth, margin, check_nodes, limit } = b;
     let (nodes, lines) = (cfg.nodes, cfg.lines);
     let t0 = Instant::now();
     let out = out.ok_or("book --after needs --out (the file it rewrites as it goes and resumes from)")?;
@@ -737,6 +730,7 @@ fn balanced_book(cfg: &BookConfig, b: Balanced, out: Option<std::path::PathBuf>)
     Ok(())
 }
 
+/// Writes `text` to `out`, or to standard output.
 fn write_out(out: Option<std::path::PathBuf>, text: &str) -> Result<(), String> {
     match out {
         Some(path) => std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display())),
@@ -995,23 +989,7 @@ fn run(command: Command) -> Result<(), String> {
             );
             write_out(out, &book.to_text(&header))?;
         }
-        Command::Book {
-            turns,
-            nodes,
-            lines,
-            follow,
-            threads,
-            after,
-            replies,
-            reply_turns,
-            reply_lines,
-            reply_margin,
-            depth,
-            margin,
-            check_nodes,
-            limit,
-            out,
-        } => {
+        Command::Book { turns, nodes, lines, follow, threads, after, balanced, out } => {
             let t0 = Instant::now();
             let cfg = BookConfig {
                 turns,
@@ -1022,18 +1000,7 @@ fn run(command: Command) -> Result<(), String> {
                 threads,
             };
             if let Some(after) = after {
-                let b = Balanced {
-                    after,
-                    replies,
-                    reply_turns,
-                    reply_lines,
-                    reply_margin,
-                    depth,
-                    margin,
-                    check_nodes,
-                    limit,
-                };
-                return balanced_book(&cfg, b, out);
+                return balanced_book(&cfg, after, balanced, out);
             }
             let book = OpeningBook::generate(&cfg, |turn, done, of| {
                 eprintln!("turn {}: {done}/{of} positions, {:.0} s", turn + 1, t0.elapsed().as_secs_f64());
