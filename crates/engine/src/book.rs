@@ -23,10 +23,10 @@ pub const BUILTIN: &str = include_str!("../data/book.txt");
 /// turns from the start that a shallow search scores near even, where matches from random balanced openings
 /// hand the engine its first turn, and the positions after each one's best turn and, for the most balanced, its
 /// other turns within 2 pieces of the best (where the engine's first turn is the second), each searched deeply
-/// once. Compiled in and merged into [`BUILTIN`]'s book, except in
-/// WebAssembly builds, which leave it out: it serves matches from random openings through the engine protocol,
-/// which the browser does not run, and its 180 KB gzipped (1.0 MB raw) would take the web module past its 5 MB
-/// budget and cost a first-use parse of some tens of milliseconds in one frame.
+/// once. Compiled in and merged into [`BUILTIN`]'s book, except in WebAssembly builds, which leave it out: it
+/// serves matches from random openings through the engine protocol, which the browser does not run, and its
+/// 180 KB gzipped (1.0 MB raw) would take the web module past its 5 MB budget and cost a first-use parse of some
+/// tens of milliseconds in one frame.
 #[cfg(not(target_arch = "wasm32"))]
 pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
 
@@ -248,7 +248,7 @@ impl OpeningBook {
                         reached = false;
                         break;
                     };
-                    reached = after.play_turn(&best.turn.clone()).is_ok();
+                    reached = after.play_turn(&best.turn).is_ok();
                 }
                 if reached && !after.legal_turns().is_empty() && seen.insert(after.to_fen()) {
                     out.push(after);
