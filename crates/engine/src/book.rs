@@ -240,17 +240,16 @@ impl OpeningBook {
         for end in ends {
             let Some(moves) = self.moves(end) else { continue };
             let top = moves.first().map_or(0, |m| m.score);
-            for m in moves.iter().take(lines).filter(|m| m.score >= top - margin) {
+            let walk = |first: &Turn| -> Option<Position> {
                 let mut after = *end;
-                let mut reached = after.play_turn(&m.turn).is_ok();
+                after.play_turn(first).ok()?;
                 for _ in 1..turns {
-                    let Some(best) = reached.then(|| self.moves(&after).and_then(|b| b.first())).flatten() else {
-                        reached = false;
-                        break;
-                    };
-                    reached = after.play_turn(&best.turn).is_ok();
+                    after.play_turn(&self.moves(&after)?.first()?.turn).ok()?;
                 }
-                if reached && !after.legal_turns().is_empty() && seen.insert(after.to_fen()) {
+                (!after.legal_turns().is_empty()).then_some(after)
+            };
+            for m in moves.iter().take(lines).filter(|m| m.score >= top - margin) {
+                if let Some(after) = walk(&m.turn).filter(|a| seen.insert(a.to_fen())) {
                     out.push(after);
                 }
             }

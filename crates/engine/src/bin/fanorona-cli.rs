@@ -679,10 +679,9 @@ fn balanced_book(cfg: &BookConfig, after: usize, b: Balanced, out: Option<std::p
     };
     positions.truncate(limit.unwrap_or(usize::MAX));
     let ends = positions.iter().filter(|(p, _)| committed.moves(p).is_none()).count();
+    let mut positions: Vec<Position> = positions.into_iter().map(|(p, _)| p).collect();
     if replies {
-        let ends: Vec<Position> = positions.iter().map(|(p, _)| *p).collect();
-        positions =
-            skip.follow(&ends, reply_turns, reply_lines as usize, reply_margin).into_iter().map(|p| (p, 0)).collect();
+        positions = skip.follow(&positions, reply_turns, reply_lines as usize, reply_margin);
         let firsts = if reply_lines > 1 {
             format!(" (the first of {reply_lines} lines within {reply_margin})")
         } else {
@@ -710,7 +709,6 @@ fn balanced_book(cfg: &BookConfig, after: usize, b: Balanced, out: Option<std::p
         },
     );
     let mut save_error = None;
-    let positions: Vec<_> = positions.into_iter().map(|(p, _)| p).collect();
     let fresh = OpeningBook::generate_balanced(&positions, cfg, &skip, |done, of, book| {
         let mut all = kept.clone();
         all.merge(book.clone());
