@@ -25,7 +25,7 @@ pub const BUILTIN: &str = include_str!("../data/book.txt");
 /// other turns within 2 pieces of the best (where the engine's first turn is the second), each searched deeply
 /// once. Compiled in and merged into [`BUILTIN`]'s book, except in WebAssembly builds, which leave it out: it
 /// serves matches from random openings through the engine protocol, which the browser does not run, and its
-/// 180 KB gzipped (1.0 MB raw) would take the web module past its 5 MB budget and cost a first-use parse of some
+/// 186 KiB gzipped (1.0 MB raw) would take the web module past its 5 MB budget and cost a first-use parse of some
 /// tens of milliseconds in one frame.
 #[cfg(not(target_arch = "wasm32"))]
 pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
