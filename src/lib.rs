@@ -68,6 +68,7 @@ impl Plugin for GamePlugin {
         animation::plugin(app);
         audio::plugin(app);
         hud::plugin(app);
+        screens::capture_choice::plugin(app);
         title::plugin(app);
         settings::plugin(app);
         game_over::plugin(app);

@@ -1,6 +1,7 @@
 //! The screen state machine: title, new-game setup, playing, game over, rules, settings, records, replay and
 //! lessons.
 
+use crate::platform::redraw::WakeOn;
 use bevy::prelude::*;
 
 /// Which screen the player is on. The board and its pieces stay in every screen (a CPU-vs-CPU game plays behind
@@ -86,8 +87,8 @@ pub fn is_paused(pause: Option<&State<Pause>>) -> bool {
 
 /// Adds the screen states.
 pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>()
-        .add_computed_state::<InGame>()
-        .add_computed_state::<BoardPlay>()
-        .add_sub_state::<Pause>();
+    app.init_woken_state::<Screen>()
+        .add_woken_computed_state::<InGame>()
+        .add_woken_computed_state::<BoardPlay>()
+        .add_woken_sub_state::<Pause>();
 }

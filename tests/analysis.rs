@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
+use fanorona::platform::redraw::WakeOn;
 use fanorona::play::arrows::{ArrowStyle, BoardArrows};
 use fanorona::play::board::BoardFrame;
 use fanorona::play::cpu::CpuThreading;
@@ -22,7 +23,7 @@ fn app() -> App {
         .init_resource::<BoardArrows>()
         .init_resource::<BoardFrame>()
         .init_resource::<BoardEditing>()
-        .add_message::<PointClicked>()
+        .add_woken_message::<PointClicked>()
         .insert_resource(CpuThreading::Sliced(Duration::from_millis(5)));
     analysis::plugin(&mut app);
     app.update();

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::audio::{Cue, Sounds};
+use fanorona::platform::redraw::WakeOn;
 use fanorona::play::rules::*;
 use fanorona::state::Screen;
 use fanorona_engine::{Rules, StepKind, Turn};
@@ -32,7 +33,7 @@ fn app(screen: Screen) -> App {
         seed: 1,
         vela_match: false,
     });
-    app.insert_state(screen);
+    app.insert_woken_state(screen);
     app.update();
     app.world_mut().write_message(NewGame);
     app.update();

@@ -15,7 +15,7 @@ use fanorona::save::storage::{Document, Storage};
 use fanorona::state::Screen;
 use fanorona::theme::Theme;
 use fanorona_engine::levels::Level;
-use fanorona_engine::{Rules, Side, Turn};
+use fanorona_engine::{Record, Rules, Side, Turn};
 
 /// The language is global to the process: tests that start the game (which sets it) take turns.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -148,16 +148,33 @@ fn reviewing_a_finished_game_leaves_nothing_to_resume() {
     app.update();
     assert_eq!(screen(&app), Screen::GameOver);
     let game = app.world().resource::<GameState>().game().clone();
+    let turns = game.turns().len();
+    let setup = app.world().resource::<MatchSetup>().clone();
     app.world_mut().write_message(fanorona::screens::records::ReplayGame {
         game,
         white: "White".into(),
         black: "Black".into(),
         review: false,
+        finished: Some(setup),
     });
     for _ in 0..5 {
         app.update();
     }
     assert_eq!(screen(&app), Screen::Replay);
+    // The finished game was kept as a record by itself, so nothing is lost by leaving it.
+    let kept = storage.list_records();
+    assert!(kept.len() == 1 && kept[0].ends_with("-hot-seat"), "{kept:?}");
+    assert_eq!(Record::load(&storage.read_record(&kept[0]).unwrap().unwrap()).unwrap().turns().len(), turns);
+    // Leaving the review of the game just finished returns to it, over, in its game-over window.
+    app.world_mut().write_message(fanorona::screens::records::ReplayNav::Close);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(screen(&app), Screen::GameOver);
+    assert_eq!(storage.list_records(), kept, "the game shown again is not kept twice");
+    let state = app.world().resource::<GameState>();
+    assert!(state.game().is_over() && state.game().turns().len() == turns);
+    assert!(app.world().resource::<MatchSetup>().players.iter().all(|p| *p == Player::Human));
     drop(app);
     let app = start(&storage);
     assert_eq!(screen(&app), Screen::Title, "the finished game is not resumed, nor an empty one");

@@ -61,6 +61,7 @@ fn a_blunder_is_marked_with_the_better_turn_and_its_arrows() {
         white: "Ana".into(),
         black: "Bako".into(),
         review: true,
+        finished: None,
     });
     app.update();
     app.update();
@@ -107,6 +108,7 @@ fn play_on_from_a_reviewed_position_against_the_cpu() {
         white: "Ana".into(),
         black: "Bako".into(),
         review: true,
+        finished: None,
     });
     app.update();
     app.update();
@@ -131,6 +133,7 @@ fn a_loaded_record_is_reviewed_as_the_game_played() {
         white: "A".into(),
         black: "B".into(),
         review: true,
+        finished: None,
     });
     played.update();
     played.update();

@@ -1,8 +1,17 @@
-//! Smoke test of the real binary: a short CPU-vs-CPU demo under Xvfb with software rendering must print its turns,
-//! exit with code 0 and leave a screenshot that is not blank. Skipped (passes) where `xvfb-run` is missing.
+//! Smoke tests of the real binary under Xvfb with software rendering: a short CPU-vs-CPU demo must print its turns,
+//! exit with code 0 and leave a screenshot that is not blank; a resumed game that the CPU wins at once must show
+//! its game-over window with nobody touching the window. Skipped (pass) where `xvfb-run` is missing.
 
+use fanorona::play::rules::{MatchSetup, Player};
+use fanorona::save::persist::SavedGame;
+use fanorona::save::storage::Storage;
+use fanorona_engine::levels::Level;
+use fanorona_engine::record::Record;
 use std::collections::HashSet;
+use std::io::BufRead;
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 fn has_xvfb() -> bool {
@@ -67,4 +76,73 @@ fn demo_under_xvfb_prints_turns_and_saves_a_screenshot() {
     // A blank or single-colour window has a handful of colours; the board, stones and text have hundreds.
     assert!(colours.len() > 200, "the screenshot looks blank: {} colours", colours.len());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The reproduction in a real window: a saved game in which the CPU (Black) takes White's last piece on its
+/// first turn, resumed at start; nobody moves the mouse or presses a key. The game-over screen must come within a
+/// few seconds of the result, not at the idle loop's minute-long wake-up.
+#[test]
+fn a_resumed_game_the_cpu_wins_shows_its_game_over_window_untouched() {
+    if !has_xvfb() {
+        eprintln!("skipped: xvfb-run is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let game = Record::load("[Variant \"9x5\"]\n[Result \"*\"]\n[Start \"9/9/4B4/9/4W4 b\"]\n").expect("a record");
+    let setup = MatchSetup {
+        rules: *game.rules(),
+        players: [Player::Human, Player::Cpu(Level::Intermediate)],
+        seed: 1,
+        vela_match: false,
+    };
+    Storage::in_dir(dir.path()).save(&SavedGame::new(&game, &setup)).expect("the save is written");
+    let mut child = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_fanorona"), "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        // A group of its own, so that Xvfb and the game end with xvfb-run below.
+        .process_group(0)
+        .spawn()
+        .expect("xvfb-run starts");
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send((Instant::now(), line));
+        }
+    });
+    let mut seen = Vec::new();
+    let mut result_at = None;
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let outcome = loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok((at, line)) => {
+                if line.starts_with("result ") {
+                    result_at = Some(at);
+                }
+                let done = line == "screen GameOver";
+                seen.push(line);
+                if done {
+                    break Ok(result_at.map(|r| at.duration_since(r)));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break Err("the game exited"),
+        }
+        if result_at.is_some_and(|r| r.elapsed() > Duration::from_secs(30)) {
+            break Err("no game-over screen 30 s after the result");
+        }
+        if Instant::now() > deadline {
+            break Err("no result within 240 s");
+        }
+    };
+    // dash's kill takes a negative number as a process group (and refuses "--" before it).
+    let _ = Command::new("sh").args(["-c", &format!("kill -TERM -{}", child.id())]).status();
+    let _ = child.kill();
+    let _ = child.wait();
+    let waited = outcome.unwrap_or_else(|e| panic!("{e}; the game printed:\n{}", seen.join("\n")));
+    let waited = waited.expect("the result came before the game-over screen");
+    // The capture's animation and the pause before the window take about two seconds at normal speed.
+    assert!(waited < Duration::from_secs(10), "the game-over screen came {waited:?} after the result");
 }

@@ -8,6 +8,7 @@
 pub mod synth;
 
 use crate::i18n::t;
+use crate::platform::redraw::WakeOn;
 use crate::play::rules::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
 use crate::state::{BoardPlay, Screen};
 use bevy::prelude::*;
@@ -107,7 +108,7 @@ pub fn plugin(app: &mut App) {
         // Sounds made after the title was entered (in the browser) start its music then.
         .add_systems(Update, start_music.run_if(resource_added::<Sounds>).run_if(in_state(Screen::Title)))
         .add_systems(OnEnter(Screen::Playing), stop_music)
-        .add_message::<Cue>()
+        .add_woken_message::<Cue>()
         .add_systems(Update, (apply_volume, (cue_game_sounds, play_cues).chain().in_set(GameSet::Present)))
         // Clicks are known once egui's output is processed; they play in the next frame's `play_cues`.
         .add_systems(PostUpdate, cue_clicks.after(EguiPostUpdateSet::ProcessOutput));

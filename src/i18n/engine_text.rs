@@ -45,7 +45,8 @@ pub fn result_text(result: GameResult) -> &'static str {
     }
 }
 
-/// Why the game ended, in lower case as it follows a colon: "black has no pieces left", "draw by repetition".
+/// Why the game ended, as it follows a colon: "Black has no pieces left", "draw by repetition" (lower case but
+/// for the sides' names).
 pub fn outcome_reason(outcome: Outcome) -> &'static str {
     let by_loser = |white: &'static str, black: &'static str, winner: Side| match winner.opponent() {
         Side::White => t(white),
@@ -61,7 +62,8 @@ pub fn outcome_reason(outcome: Outcome) -> &'static str {
     }
 }
 
-/// The whole outcome, as the engine's `Display` gives it in English: "White wins: black has no pieces left",
+/// The whole outcome, as the engine's `Display` gives it in English but with the sides' names capitalised:
+/// "White wins: Black has no pieces left",
 /// "Draw by repetition", "Draw: too many turns without a capture".
 pub fn outcome_text(outcome: Outcome) -> String {
     let text = match outcome {

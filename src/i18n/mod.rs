@@ -602,9 +602,10 @@ mod tests {
     fn engine_texts_are_translated() {
         use fanorona_engine::{DrawReason, Outcome, Side};
         let won = Outcome::NoPieces { winner: Side::White };
-        // English matches the engine's own text, capitalised.
+        // English says what the engine's own text says, with the sides' names capitalised as everywhere else
+        // in the game ("Black wins: White resigned").
         for o in [won, Outcome::Resignation { winner: Side::Black }, Outcome::Draw(DrawReason::NoCapture)] {
-            let english = capitalise(&o.to_string());
+            let english = capitalise(&o.to_string()).replace("white", "White").replace("black", "Black");
             if language() == Lang::En {
                 assert_eq!(outcome_text(o), english);
             }

@@ -12,6 +12,7 @@
 //! refuse in an online game ([`MatchSetup::is_online`]); this plugin sends them on to the server instead.
 
 use crate::i18n::{t, tf};
+use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::play::rules::{
     GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, NewGame, Player, RequestRejected, TurnEnded,
@@ -351,7 +352,7 @@ struct Socket(Option<(ewebsock::WsSender, ewebsock::WsReceiver)>);
 /// Adds the online session: the connection, the bridge to the game, the turns and requests sent on.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Online>()
-        .add_message::<ResumeGame>()
+        .add_woken_message::<ResumeGame>()
         .insert_non_send(Socket::default())
         .add_systems(Update, (pump, handle_inbox).chain().in_set(GameSet::Request))
         .add_systems(Update, (send_turns, send_requests).in_set(GameSet::Present))
@@ -797,13 +798,12 @@ fn save_record(storage: Option<&Storage>, record: &str, online: &mut Online, now
     let Some(storage) = storage else { return };
     let secs = crate::screens::records::unix_now();
     let base = format!("{}-online", crate::screens::records::record_name(secs));
-    let existing = storage.list_records();
-    let name = std::iter::once(base.clone())
-        .chain((2..).map(|i| format!("{base}-{i}")))
-        .find(|n| !existing.contains(n))
-        .expect("an unused name exists");
+    let name = crate::screens::records::unused_record_name(storage, &base);
     match storage.write_record(&name, record) {
-        Ok(()) => online.note(tf("online.record_saved", &[("place", storage.record_location(&name).into())]), now),
+        Ok(()) => {
+            crate::screens::records::prune_kept_records(storage);
+            online.note(tf("online.record_saved", &[("place", storage.record_location(&name).into())]), now)
+        }
         Err(e) => online.note(tf("records.save_failed", &[("error", e.to_string().into())]), now),
     }
 }

@@ -1,6 +1,7 @@
-//! Command-line options and the automation they drive: a CPU-vs-CPU demo, turns printed to standard output,
-//! exiting after a number of turns, and a screenshot of the window just before exiting.
+//! Command-line options and the automation they drive: a CPU-vs-CPU demo, turns and screens printed to standard
+//! output, exiting after a number of turns, and a screenshot of the window just before exiting.
 
+use crate::platform::redraw::WakeOn;
 use crate::play::cpu::CpuEnabled;
 use crate::play::rules::{AnimationsPending, GameEnded, GameSet, MatchSetup, NewGame, Player, TurnEnded};
 use crate::state::{InGame, Screen};
@@ -106,7 +107,7 @@ pub fn plugin(app: &mut App, args: Args) {
             seed: args.seed.unwrap_or(0),
             vela_match: false,
         })
-        .insert_state(Screen::Playing)
+        .insert_woken_state(Screen::Playing)
         .add_systems(Startup, |mut new: MessageWriter<NewGame>| {
             new.write(NewGame);
         });
@@ -114,7 +115,16 @@ pub fn plugin(app: &mut App, args: Args) {
     app.insert_resource(Options(args))
         .init_resource::<Exit>()
         .init_resource::<ShotSaved>()
-        .add_systems(Update, (print_turns, finish).chain().in_set(GameSet::Present));
+        .add_systems(Update, (print_turns, finish).chain().in_set(GameSet::Present))
+        .add_systems(Update, print_screen.run_if(state_changed::<Screen>));
+}
+
+/// Reports each screen the game shows (`screen GameOver`), so that a test of the real window sees, without
+/// touching it, when a screen came.
+fn print_screen(screen: Res<State<Screen>>) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "screen {:?}", screen.get());
+    let _ = out.flush();
 }
 
 fn print_turns(

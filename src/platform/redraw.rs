@@ -9,12 +9,22 @@
 //! A window that is hidden (minimised, covered, a background browser tab) asks for no frames at all, and the
 //! game behind the title stops starting searches until it is shown again.
 //!
+//! What the screen shows follows from the world's state, so whatever changes that state asks for the next frame
+//! in one place, [`WakeOn`]: every message, screen state and watched resource of the game is registered through it,
+//! and an update that writes such a message, sets or changes such a state or changes such a resource asks for the
+//! next frame. A reader that runs before the writer, a transition that takes effect in the next update and a window
+//! that needs a second pass to lay itself out are then drawn at once, without a rule per feature (the plain
+//! `add_message` and `init_state` are refused by clippy for that reason: see `clippy.toml`).
+//!
 //! The systems that need frames say so each frame they need one: animations and the web's sliced thinking ask for
 //! every frame, the HUD's thinking clock for a few a second, pending saves and notices for their deadline. An
 //! unfocused window sleeps the same way but ignores device events (`reactive_low_power`), and the game behind the
 //! title stops starting searches while the window is unfocused, so a hidden title costs nothing either.
 
+use bevy::ecs::message::Message;
+use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
+use bevy::state::state::{FreelyMutableState, SubStates};
 use bevy::window::{RequestRedraw, WindowOccluded};
 use bevy::winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEvent};
 use std::sync::Arc;
@@ -110,6 +120,8 @@ pub struct FrameStats {
     pub redraws_requested: u64,
     /// The longest sleep allowed after the last update.
     pub last_wait: Duration,
+    /// Whether the last update asked for the next frame at once.
+    pub next_frame_asked: bool,
 }
 
 /// Whether the window sleeps when idle: on for players, off for automation that must keep running by itself
@@ -131,7 +143,125 @@ impl Default for WindowShown {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ApplyDemand;
 
+/// Where the registered messages, states and resources are checked for this update's changes: in `Last`, just
+/// before [`ApplyDemand`].
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WakeCheck;
+
+/// The types already registered through [`WakeOn`], so that registering one twice adds one check.
+#[derive(Resource, Default)]
+struct Woken(bevy::platform::collections::HashSet<std::any::TypeId>);
+
+/// Registers what changes the screen, so that an update that changes it asks for the next frame by itself.
+///
+/// Use these instead of `add_message`, `init_state`, `insert_state`, `add_sub_state` and `add_computed_state`
+/// everywhere in the game: the plain ones are refused by clippy (`clippy.toml`).
+pub trait WakeOn {
+    /// Adds the message `M`: an update in which one is written asks for the next frame, where readers that ran
+    /// before the writer see it.
+    fn add_woken_message<M: Message>(&mut self) -> &mut Self;
+    /// Adds the state `S` at its default: an update that sets or changes it asks for the next frame.
+    fn init_woken_state<S: FreelyMutableState + FromWorld>(&mut self) -> &mut Self;
+    /// Adds the state `S` at `state`, or sets it if it exists, woken like [`WakeOn::init_woken_state`].
+    fn insert_woken_state<S: FreelyMutableState>(&mut self, state: S) -> &mut Self;
+    /// Adds the sub-state `S`, woken like [`WakeOn::init_woken_state`].
+    fn add_woken_sub_state<S: SubStates>(&mut self) -> &mut Self;
+    /// Adds the computed state `S`: an update that changes it asks for the next frame.
+    fn add_woken_computed_state<S: ComputedStates>(&mut self) -> &mut Self;
+    /// Watches the resource `R` (added elsewhere): an update that changes it asks for the next frame.
+    fn wake_on_change<R: Resource>(&mut self) -> &mut Self;
+}
+
+impl WakeOn for App {
+    #[allow(clippy::disallowed_methods, reason = "the one place the plain registration is wrapped")]
+    fn add_woken_message<M: Message>(&mut self) -> &mut Self {
+        self.add_message::<M>();
+        register::<M, _>(self, wake_on_message::<M>)
+    }
+
+    #[allow(clippy::disallowed_methods, reason = "the one place the plain registration is wrapped")]
+    fn init_woken_state<S: FreelyMutableState + FromWorld>(&mut self) -> &mut Self {
+        self.init_state::<S>();
+        register::<S, _>(self, wake_on_state::<S>)
+    }
+
+    #[allow(clippy::disallowed_methods, reason = "the one place the plain registration is wrapped")]
+    fn insert_woken_state<S: FreelyMutableState>(&mut self, state: S) -> &mut Self {
+        self.insert_state(state);
+        register::<S, _>(self, wake_on_state::<S>)
+    }
+
+    #[allow(clippy::disallowed_methods, reason = "the one place the plain registration is wrapped")]
+    fn add_woken_sub_state<S: SubStates>(&mut self) -> &mut Self {
+        self.add_sub_state::<S>();
+        register::<S, _>(self, wake_on_state::<S>)
+    }
+
+    #[allow(clippy::disallowed_methods, reason = "the one place the plain registration is wrapped")]
+    fn add_woken_computed_state<S: ComputedStates>(&mut self) -> &mut Self {
+        self.add_computed_state::<S>();
+        register::<S, _>(self, wake_on_change::<State<S>>)
+    }
+
+    fn wake_on_change<R: Resource>(&mut self) -> &mut Self {
+        register::<R, _>(self, wake_on_change::<R>)
+    }
+}
+
+/// Adds `check`, the wake-up check of the type `T`, unless `T` has one already.
+fn register<T: 'static, Marker>(app: &mut App, check: impl IntoScheduleConfigs<ScheduleSystem, Marker>) -> &mut App {
+    let fresh = app.world_mut().get_resource_or_init::<Woken>().0.insert(std::any::TypeId::of::<T>());
+    if fresh {
+        app.add_systems(Last, check.in_set(WakeCheck));
+    }
+    app
+}
+
+// The checks take the demand as optional: a test may build parts of the game without the sleeping loop.
+// A reader of its own, not the messages' buffers: those are swapped only in updates after a fixed step, so "written
+// in this update" must be "not seen by this check yet".
+fn wake_on_message<M: Message>(demand: Option<ResMut<FrameDemand>>, mut messages: MessageReader<M>) {
+    if messages.read().count() > 0
+        && let Some(mut demand) = demand
+    {
+        demand.next_frame();
+    }
+}
+
+fn wake_on_state<S: FreelyMutableState>(
+    demand: Option<ResMut<FrameDemand>>,
+    next: Option<Res<NextState<S>>>,
+    state: Option<Res<State<S>>>,
+) {
+    // A state set now takes effect at the start of the next update; a changed one lays its screen out again.
+    let pending = next.is_some_and(|n| !matches!(*n, NextState::Unchanged));
+    if let Some(mut demand) = demand
+        && (pending || state.is_some_and(|s| changed(&s)))
+    {
+        demand.next_frame();
+    }
+}
+
+fn wake_on_change<R: Resource>(demand: Option<ResMut<FrameDemand>>, resource: Option<Res<R>>) {
+    if let Some(mut demand) = demand
+        && resource.is_some_and(|r| changed(&r))
+    {
+        demand.next_frame();
+    }
+}
+
+/// Changed since the last check, but not just added: what exists from the start is drawn by the first frame, which
+/// happens anyway.
+fn changed<R: Resource>(r: &Res<R>) -> bool {
+    r.is_changed() && !r.is_added()
+}
+
 /// Adds reactive updates: the frame demand, its application at the end of each update, and the waker.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "Bevy's own window messages, registered for headless apps: they come with the window's events and \
+              `RequestRedraw` is the frame demand's output, not a change to wake for"
+)]
 pub fn plugin(app: &mut App, reactive: bool) {
     app.init_resource::<FrameDemand>()
         .init_resource::<FrameStats>()
@@ -142,6 +272,7 @@ pub fn plugin(app: &mut App, reactive: bool) {
         .add_message::<RequestRedraw>()
         .add_systems(Startup, connect_waker)
         .add_systems(PreUpdate, (count_update, track_occlusion))
+        .configure_sets(Last, WakeCheck.before(ApplyDemand))
         .add_systems(Last, apply_demand.in_set(ApplyDemand));
 }
 
@@ -180,7 +311,8 @@ fn apply_demand(
     let taken = std::mem::take(&mut *demand);
     stats.last_wait = taken.wait();
     // Frames of a window nobody sees are wasted: what changed is drawn once it is shown again.
-    if taken.wants_next_frame() && shown.0 {
+    stats.next_frame_asked = taken.wants_next_frame() && shown.0;
+    if stats.next_frame_asked {
         redraws.write(RequestRedraw);
         stats.redraws_requested += 1;
     }

@@ -1,7 +1,8 @@
 //! Move arrows: the last turn, a hint, and the engine's suggested turns drawn on the board as chains of arrows.
 //!
 //! Every step of a relay gets its own arrow, in order, and the points whose pieces the turn captured are marked
-//! with a cross, so that a player who looked away sees what happened. The same drawing shows the hint and, for the
+//! with a cross while they stay empty, so that a player who looked away sees what happened. A cross is open in its
+//! middle, where a destination dot may sit, and arrows stop short of the centres: no marker hides another. The same drawing shows the hint and, for the
 //! review and analysis screens, whatever turns they put in [`BoardArrows`].
 
 use crate::play::board::{BoardLayout, PIECE_Z};
@@ -22,8 +23,10 @@ const HEAD_WIDTH: f32 = 0.34;
 const START_GAP: f32 = 0.14;
 /// How far short of the centre of a point an arrow's tip stops.
 const END_GAP: f32 = 0.12;
-/// Half the length of a cross's bars marking a captured point.
-const CROSS: f32 = 0.2;
+/// How far from a captured point's centre the four arms of its cross reach.
+const CROSS: f32 = 0.24;
+/// The open middle of a cross: a destination dot (radius [`crate::play::input::DEST_DOT`]) fits inside.
+pub const CROSS_GAP: f32 = 0.125;
 
 /// What an arrow means, which picks its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,10 +47,23 @@ impl ArrowStyle {
             ArrowStyle::Last => Color::srgba(1.0, 0.85, 0.3, 0.8),
             ArrowStyle::Hint => Color::srgba(0.35, 0.7, 1.0, 0.9),
             ArrowStyle::Best => Color::srgba(0.3, 0.85, 0.4, 0.9),
-            ArrowStyle::Line(k) => Color::srgba(0.3, 0.75, 1.0, (0.9 - 0.25 * k as f32).max(0.3)),
+            ArrowStyle::Line(k) => {
+                let [r, g, b] = LINE_COLOURS[k as usize % LINE_COLOURS.len()];
+                Color::srgba(r, g, b, 0.9)
+            }
         }
     }
+
+    /// The colour as egui draws it, for legends beside the board.
+    pub fn color32(self) -> bevy_egui::egui::Color32 {
+        let [r, g, b, a] = self.color().to_srgba().to_u8_array();
+        bevy_egui::egui::Color32::from_rgba_unmultiplied(r, g, b, a)
+    }
 }
+
+/// The analysis lines' colours, best first: hues far apart, so that each line's arrows and crosses are told apart
+/// (the capture crosses take them too), none of them the last turn's gold or the crosses' usual red.
+const LINE_COLOURS: [[f32; 3]; 3] = [[0.3, 0.75, 1.0], [0.85, 0.45, 1.0], [0.35, 0.95, 0.65]];
 
 /// One turn as a chain of arrows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +78,8 @@ pub struct ArrowPath {
 
 impl ArrowPath {
     /// The path of `steps` played from `pos` (the position before the first of them). Steps that are not legal
-    /// there are drawn up to the first illegal one, so that a stale suggestion can never panic.
+    /// there are drawn up to the first illegal one, so that a stale suggestion can never panic. Only captured
+    /// points that are empty after the steps are marked: a relay that lands on one shows its piece, not a cross.
     pub fn of_steps(pos: &Position, steps: &[Step], style: ArrowStyle) -> ArrowPath {
         let mut p = *pos;
         let mut path = ArrowPath { steps: Vec::new(), captured: 0, style };
@@ -73,6 +90,7 @@ impl ArrowPath {
             }
             path.captured |= effect.captured;
         }
+        path.captured &= p.empty();
         path
     }
 
@@ -212,16 +230,22 @@ fn draw_arrows(
                     .with_scale(Vec3::new(HEAD_LEN, HEAD_WIDTH, 1.0)),
             ));
         }
-        let cross = materials.add(Color::srgba(0.85, 0.12, 0.08, path.style.color().alpha()));
+        // The analysis lines' crosses take their line's colour, so that three lines' captures are told apart.
+        let cross = match path.style {
+            ArrowStyle::Line(_) => material.clone(),
+            style => materials.add(Color::srgba(0.85, 0.12, 0.08, style.color().alpha())),
+        };
         for p in (0..64u8).filter(|p| path.captured >> p & 1 == 1) {
-            for angle in [std::f32::consts::FRAC_PI_4, -std::f32::consts::FRAC_PI_4] {
+            for k in 0..4 {
+                let angle = std::f32::consts::FRAC_PI_4 + k as f32 * std::f32::consts::FRAC_PI_2;
+                let arm = Vec2::from_angle(angle);
                 commands.spawn((
                     ArrowPart,
                     Mesh2d(meshes.shaft.clone()),
                     MeshMaterial2d(cross.clone()),
-                    Transform::from_translation(layout.point_pos(p).extend(z))
+                    Transform::from_translation((layout.point_pos(p) + arm * (CROSS_GAP + CROSS) / 2.0).extend(z))
                         .with_rotation(Quat::from_rotation_z(angle))
-                        .with_scale(Vec3::new(2.0 * CROSS, SHAFT * 0.7, 1.0)),
+                        .with_scale(Vec3::new(CROSS - CROSS_GAP, SHAFT * 0.7, 1.0)),
                 ));
             }
         }
@@ -250,6 +274,37 @@ mod tests {
         after.play_turn(relay).expect("legal");
         assert_eq!(path.captured.count_ones(), pos.count(Side::Black) - after.count(Side::Black));
         assert!(path.captured != 0, "the start position's turns all capture");
+    }
+
+    #[test]
+    fn a_captured_point_the_relay_lands_on_is_not_marked() {
+        // Walk a game (each side playing its longest turn) and check every turn of every position on the way.
+        let mut pos = Position::start(&Rules::default());
+        let mut landed_on_a_capture = 0;
+        for _ in 0..40 {
+            let turns = pos.legal_turns();
+            for turn in &turns {
+                let (mut after, mut emptied) = (pos, 0u64);
+                for &s in &turn.steps {
+                    emptied |= after.try_step(s).expect("a legal turn's steps").captured;
+                }
+                let path = ArrowPath::of_turn(&pos, turn, ArrowStyle::Last);
+                assert_eq!(path.captured, emptied & after.empty(), "{turn}");
+                if emptied & !after.empty() != 0 {
+                    landed_on_a_capture += 1;
+                }
+            }
+            let Some(longest) = turns.iter().max_by_key(|t| t.steps.len()) else { break };
+            pos.play_turn(longest).expect("legal");
+        }
+        assert!(landed_on_a_capture > 0, "some relay on the way lands on a point it emptied");
+    }
+
+    #[test]
+    fn the_analysis_lines_have_distinct_colours() {
+        let colours: Vec<_> = (0..3).map(|k| ArrowStyle::Line(k).color32()).collect();
+        assert!(colours[0] != colours[1] && colours[1] != colours[2] && colours[0] != colours[2]);
+        assert!(!colours.contains(&ArrowStyle::Last.color32()));
     }
 
     #[test]

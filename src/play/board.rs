@@ -5,6 +5,7 @@
 //! `ScalingMode::AutoMin` sized so that the board and its trays always fit the part of the window the HUD leaves
 //! free.
 
+use crate::platform::redraw::WakeOn;
 use crate::play::rules::{Captured, GameStarted, GameState, Piece};
 use crate::state::Screen;
 use bevy::camera::ScalingMode;
@@ -168,6 +169,8 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(palette::BACKGROUND))
         .init_resource::<BoardLayout>()
         .init_resource::<BoardFrame>()
+        // The board is refitted (camera, coordinates) in the frame after the panels beside it change size.
+        .wake_on_change::<BoardFrame>()
         .add_systems(Startup, (setup_camera, setup_meshes))
         .add_systems(Update, (rebuild_board, fit_camera))
         .add_systems(EguiPrimaryContextPass, paint_labels.run_if(not(in_state(Screen::Telo))))

@@ -12,6 +12,7 @@
 //! While the game is paused ([`Pause::Paused`]) no search starts and no answer is played: a search already running
 //! may finish, and its answer waits (checked against the generation as always) until the game resumes.
 
+use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker, THINKING_TICK};
 use crate::play::rules::{
     AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player,
@@ -198,8 +199,10 @@ pub fn plugin(app: &mut App) {
         .init_resource::<CpuEnabled>()
         .init_resource::<CpuThreading>()
         .init_resource::<Hint>()
+        // A hint that arrives is drawn in the frame after, with any glyph its text adds to the font atlas.
+        .wake_on_change::<Hint>()
         .init_resource::<Background>()
-        .add_message::<HintRequest>()
+        .add_woken_message::<HintRequest>()
         .add_systems(Update, (drive_cpu, answer_draw_offers, compute_hints).in_set(GameSet::Request))
         .add_systems(Update, demand_frames.after(GameSet::Request));
 }

@@ -13,6 +13,7 @@
 
 use crate::i18n::{illegal_reason_text, t, tf};
 use crate::online::Online;
+use crate::platform::redraw::WakeOn;
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
 use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, TurnEnded};
 use crate::state::{BoardPlay, Pause, Screen, is_paused};
@@ -57,9 +58,9 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<KeyCursor>()
         .init_resource::<BoardEditing>()
-        .add_message::<PointClicked>()
+        .add_woken_message::<PointClicked>()
         // The window's events in order (registered by the window plugin; here too for windowless apps and tests).
-        .add_message::<WindowEvent>()
+        .add_woken_message::<WindowEvent>()
         .add_systems(
             Update,
             // The keys run before the clicks, so that Enter's click on the cursor is handled in the same frame.
@@ -538,6 +539,10 @@ pub fn undo_allowed(setup: &MatchSetup, game: &Game, online: Option<&Online>) ->
 }
 
 /// A highlight (rebuilt whenever what it shows changes).
+/// The radius of a destination dot: inside the open middle of a capture cross ([`crate::play::arrows::CROSS_GAP`]),
+/// so that a point emptied by the relay and offered as its next destination shows both.
+pub const DEST_DOT: f32 = 0.105;
+
 #[derive(Component)]
 struct Highlight;
 
@@ -662,7 +667,7 @@ fn draw_highlights(
             spawn(from, &meshes.ring, &mats.selected, 0.44, OVER_Z);
             for s in legal.iter().filter(|s| s.from == from && s.kind != StepKind::Stop) {
                 let m = if s.kind.is_capture() { &mats.capture_dest } else { &mats.paika_dest };
-                spawn(s.to, &meshes.circle, m, 0.13, UNDER_Z + 0.1);
+                spawn(s.to, &meshes.circle, m, DEST_DOT, UNDER_Z + 0.1);
             }
             // Preview the victims of the hovered destination, or of both ways when the player must choose.
             let preview: Vec<Step> = match sel.choice {

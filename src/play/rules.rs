@@ -5,6 +5,7 @@
 //! [`UndoHappened`], …) that animation, audio and the HUD consume. An illegal request changes nothing and is
 //! answered with [`RequestRejected`].
 
+use crate::platform::redraw::WakeOn;
 use bevy::prelude::*;
 use fanorona_engine::geometry::NO_POINT;
 use fanorona_engine::levels::Level;
@@ -334,19 +335,22 @@ pub fn plugin(app: &mut App) {
         .init_resource::<GameState>()
         .init_resource::<PieceIndex>()
         .init_resource::<AnimationsPending>()
-        .add_message::<MoveRequest>()
-        .add_message::<NewGame>()
-        .add_message::<LoadGame>()
-        .add_message::<GameStarted>()
-        .add_message::<StepPlayed>()
-        .add_message::<PiecesCaptured>()
-        .add_message::<RelayContinues>()
-        .add_message::<TurnEnded>()
-        .add_message::<GameEnded>()
-        .add_message::<UndoHappened>()
-        .add_message::<DrawOffered>()
-        .add_message::<DrawAnswered>()
-        .add_message::<RequestRejected>()
+        // The game and the end of its animations decide the HUD and the game-over window.
+        .wake_on_change::<GameState>()
+        .wake_on_change::<AnimationsPending>()
+        .add_woken_message::<MoveRequest>()
+        .add_woken_message::<NewGame>()
+        .add_woken_message::<LoadGame>()
+        .add_woken_message::<GameStarted>()
+        .add_woken_message::<StepPlayed>()
+        .add_woken_message::<PiecesCaptured>()
+        .add_woken_message::<RelayContinues>()
+        .add_woken_message::<TurnEnded>()
+        .add_woken_message::<GameEnded>()
+        .add_woken_message::<UndoHappened>()
+        .add_woken_message::<DrawOffered>()
+        .add_woken_message::<DrawAnswered>()
+        .add_woken_message::<RequestRejected>()
         .configure_sets(Update, (GameSet::Request, GameSet::Rules, GameSet::Present).chain())
         .add_systems(Update, (start_new_games, apply_requests).chain().in_set(GameSet::Rules));
 }

@@ -11,6 +11,7 @@
 use crate::audio::SoundSettings;
 use crate::i18n::{self, Lang};
 use crate::platform::redraw::FrameDemand;
+use crate::platform::redraw::WakeOn;
 use crate::play::animation::AnimationSpeed;
 use crate::play::rules::{GameEnded, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
 use crate::play::setup::{Mode, SetupForm, player_name};
@@ -48,6 +49,8 @@ pub struct SettingsDoc {
     pub online_server: String,
     /// The display name last used online.
     pub online_name: String,
+    /// Whether every finished game is kept as a record by itself.
+    pub keep_games: bool,
 }
 
 /// The new-game form, as saved.
@@ -143,6 +146,7 @@ impl SettingsDoc {
             },
             online_server: String::new(),
             online_name: String::new(),
+            keep_games: true,
         }
     }
 
@@ -441,7 +445,10 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
     let settings = settings.unwrap_or_else(|| SettingsDoc { language: i18n::system_language(), ..default() });
     // The language first, so that the notices below are in it.
     i18n::set_language(settings.language);
-    app.insert_resource(settings.speed()).insert_resource(settings.sound()).insert_resource(settings.theme);
+    app.insert_resource(settings.speed())
+        .insert_resource(settings.sound())
+        .insert_resource(settings.theme)
+        .insert_resource(crate::screens::records::KeepGames(settings.keep_games));
     let stats = stats.unwrap_or_default();
     let notices = Notices(
         problems.iter().map(|(what, error, kept)| moved_aside_notice(i18n::t(what), error, kept.as_deref())).collect(),
@@ -456,7 +463,7 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
         .insert_resource(PlayerStats(stats))
         .insert_resource(resume_state)
         .init_resource::<Counting>()
-        .add_message::<ResumeGame>()
+        .add_woken_message::<ResumeGame>()
         .add_systems(Update, resume_game.before(crate::play::rules::GameSet::Rules))
         .add_systems(Last, (save_settings, save_game, count_stats));
     if resume && unfinished {
@@ -526,6 +533,7 @@ fn save_settings(
     theme: Res<crate::theme::Theme>,
     form: Option<Res<SetupForm>>,
     online: Option<Res<crate::screens::online::OnlineForm>>,
+    keep: Option<Res<crate::screens::records::KeepGames>>,
     time: Res<Time<Real>>,
     mut last: Local<Option<SettingsDoc>>,
     mut pending: Local<Option<(SettingsDoc, f32)>>,
@@ -538,6 +546,7 @@ fn save_settings(
         doc.online_server = online.server.clone();
         doc.online_name = online.name.clone();
     }
+    doc.keep_games = keep.is_none_or(|k| k.0);
     let Some(saved) = last.as_ref() else {
         // The first frame's settings are what was loaded: nothing to save.
         *last = Some(doc);

@@ -298,6 +298,18 @@ impl Storage {
         }
     }
 
+    /// Removes game record `name`; a missing record is fine.
+    pub fn remove_record(&self, name: &str) -> Result<(), StorageError> {
+        check_record_name(name)?;
+        match &self.backend {
+            Backend::Dir(dir) => match std::fs::remove_file(dir.join(RECORDS).join(format!("{name}.txt"))) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(StorageError::Io(e.to_string())),
+                _ => Ok(()),
+            },
+            _ => self.remove(&format!("{RECORDS}/{name}")),
+        }
+    }
+
     /// The names of the game records kept, sorted (names from [`Storage::write_record`], without folder or
     /// extension).
     pub fn list_records(&self) -> Vec<String> {

@@ -12,6 +12,7 @@
 //! [`InGame`]: crate::state::InGame
 
 use crate::i18n::{t, tf};
+use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::platform::web;
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
@@ -147,6 +148,8 @@ pub struct Analysis {
     pub current: usize,
     /// The FEN field.
     pub fen: String,
+    /// The node whose position the FEN field shows (it follows the board unless the player is typing in it).
+    fen_node: usize,
     /// Why the last FEN could not be read.
     pub fen_error: Option<String>,
     /// How many lines the engine reports (1 to [`MAX_LINES`]).
@@ -171,6 +174,7 @@ impl Analysis {
             tree: Tree::new(pos),
             current: 0,
             fen: pos.to_fen(),
+            fen_node: 0,
             fen_error: None,
             multipv: MAX_LINES,
             lines: Vec::new(),
@@ -191,6 +195,7 @@ impl Analysis {
         self.tree = Tree::new(pos);
         self.current = 0;
         self.fen = pos.to_fen();
+        self.fen_node = 0;
         self.fen_error = None;
         self.shown = None;
     }
@@ -225,7 +230,7 @@ pub enum AnalysisAction {
 
 /// Adds the analysis board.
 pub fn plugin(app: &mut App) {
-    app.add_message::<AnalysisAction>()
+    app.add_woken_message::<AnalysisAction>()
         .add_systems(Update, act.in_set(GameSet::Request))
         .add_systems(
             Update,
@@ -513,7 +518,15 @@ fn panel(
     let Some(mut an) = analysis else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     side_panel(ctx, "analysis", 330.0, &mut frame, |ui| {
-        ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD));
+        // The way out first, beside the title: nothing above it grows, so it never moves under the pointer.
+        ui.horizontal(|ui| {
+            ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button(t("lessons.close")).clicked() {
+                    actions.write(AnalysisAction::Close);
+                }
+            });
+        });
         ui.label(egui::RichText::new(t("analysis.not_a_game")).small().color(colors::DIM));
         ui.horizontal(|ui| {
             if ui.selectable_label(!an.editing, t("analysis.explore")).clicked() {
@@ -533,10 +546,6 @@ fn panel(
         }
         ui.separator();
         fen_box(ui, &mut an, &mut actions);
-        ui.add_space(6.0);
-        if ui.button(t("lessons.close")).clicked() {
-            actions.write(AnalysisAction::Close);
-        }
     });
     Ok(())
 }
@@ -588,24 +597,33 @@ fn engine_lines(ui: &mut egui::Ui, an: &Analysis, actions: &mut MessageWriter<An
             }
         }
     });
-    if an.lines.is_empty() {
-        ui.label(egui::RichText::new(t("analysis.thinking")).color(colors::DIM));
-    }
-    for (k, info) in an.lines.iter().take(an.multipv).enumerate() {
-        let pv: Vec<String> = info.pv.iter().take(4).map(|t| t.to_string()).collect();
-        let score = score_text(white_view(info.score, to_move));
-        ui.label(
-            egui::RichText::new(tf(
-                "analysis.line",
-                &[
-                    ("k", (k + 1).into()),
-                    ("score", score.into()),
-                    ("depth", info.depth.into()),
-                    ("pv", pv.join("  ").into()),
-                ],
-            ))
-            .monospace(),
-        );
+    ui.label(egui::RichText::new(t("analysis.white_view")).small().color(colors::DIM));
+    // One row a line, always as many rows as lines asked for and each cut to the panel's width, so that what
+    // follows keeps its place while the engine's lines come and grow.
+    for k in 0..an.multipv {
+        ui.horizontal(|ui| {
+            // The line's colour, as its arrows and crosses on the board have it.
+            let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().rect_filled(swatch, 2.0, ArrowStyle::Line(k as u8).color32());
+            let text = match an.lines.get(k) {
+                Some(info) => {
+                    let pv: Vec<String> = info.pv.iter().take(4).map(|t| t.to_string()).collect();
+                    let score = score_text(white_view(info.score, to_move));
+                    tf(
+                        "analysis.line",
+                        &[
+                            ("k", (k + 1).into()),
+                            ("score", score.into()),
+                            ("depth", info.depth.into()),
+                            ("pv", pv.join("  ").into()),
+                        ],
+                    )
+                }
+                None if k == 0 => t("analysis.thinking").to_string(),
+                None => String::new(),
+            };
+            ui.add(egui::Label::new(egui::RichText::new(text).monospace()).truncate());
+        });
     }
 }
 
@@ -654,7 +672,13 @@ fn variations(ui: &mut egui::Ui, an: &Analysis, actions: &mut MessageWriter<Anal
 
 fn fen_box(ui: &mut egui::Ui, an: &mut Analysis, actions: &mut MessageWriter<AnalysisAction>) {
     ui.label(t("analysis.fen"));
-    ui.add(egui::TextEdit::singleline(&mut an.fen).desired_width(310.0).code_editor());
+    let id = egui::Id::new("analysis fen");
+    if an.fen_node != an.current && !ui.memory(|m| m.has_focus(id)) {
+        an.fen = an.position().to_fen();
+        an.fen_node = an.current;
+        an.fen_error = None;
+    }
+    ui.add(egui::TextEdit::singleline(&mut an.fen).id(id).desired_width(310.0).code_editor());
     ui.horizontal(|ui| {
         if ui.button(t("analysis.load_fen")).clicked() {
             actions.write(AnalysisAction::LoadFen(an.fen.clone()));

@@ -45,6 +45,7 @@ fn game_over(
     mut export: MessageWriter<crate::screens::records::ExportRecord>,
     mut replays: MessageWriter<crate::screens::records::ReplayGame>,
     mut online: Option<ResMut<crate::online::Online>>,
+    kept: Res<crate::screens::records::KeptRecord>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(outcome) = state.game().outcome() else { return Ok(()) };
@@ -54,6 +55,11 @@ fn game_over(
         }
         fanorona_engine::GameResult::Win(side) if setup.is_cpu(side) && setup.is_human(side.opponent()) => {
             t("result.cpu_wins")
+        }
+        // Online, the player against a person elsewhere: the result in the player's own words too.
+        fanorona_engine::GameResult::Win(side) if setup.is_human(side) && setup.is_online() => t("result.you_win"),
+        fanorona_engine::GameResult::Win(side) if setup.is_human(side.opponent()) && setup.is_online() => {
+            t("result.you_lose")
         }
         result => result_text(result),
     };
@@ -70,6 +76,9 @@ fn game_over(
                 ui.label(capitalise(outcome_reason(outcome)));
                 let after = tf("over.after_turns", &[("turns", state.game().turns().len().into())]);
                 ui.label(egui::RichText::new(after).color(colors::DIM));
+                if kept.name_of(state.game()).is_some() {
+                    ui.label(egui::RichText::new(t("over.kept")).small().color(colors::DIM));
+                }
                 ui.add_space(8.0);
                 // An online game was the server's: another one starts from the online screen.
                 let is_online = setup.is_online();
@@ -112,6 +121,7 @@ fn game_over(
                         white: crate::play::setup::player_name(setup.player(Side::White)),
                         black: crate::play::setup::player_name(setup.player(Side::Black)),
                         review: true,
+                        finished: Some(setup.clone()),
                     });
                 }
                 if big_button(ui, "records.save") {

@@ -141,9 +141,6 @@ fn hud(mut contexts: EguiContexts, view: HudView, mut act: HudActions, mut frame
     let side = egui::Area::new("side".into())
         .anchor(anchor, [0.0, 0.0])
         .show(ctx, |ui| side_panel(ui, &view, &mut act, screen_rect, tall));
-    if let Some(choice) = act.sel.choice {
-        capture_choice(ctx, &view, &mut act, choice, &frame);
-    }
     let (top, panel) = (top.response.rect, side.response.rect);
     if let Some(note) = &act.sel.note {
         refusal_note(ctx, note, top.height(), screen_rect, tall);
@@ -207,18 +204,20 @@ fn side_panel(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions, screen: e
             ui.heading(t("app.title"));
         }
         players(ui, view);
+        ui.separator();
+        // Every button that is always there comes before any text that comes and goes (the connection's state, a
+        // hint, a draw offer), so that none of them moves while the player aims at it.
+        turn_buttons(ui, view, act);
+        game_buttons(ui, view, act);
+        speed_and_menu(ui, view, act);
+        ui.separator();
         if view.setup.is_online()
             && let Some(online) = act.online.as_deref_mut()
         {
             online_section(ui, online);
         }
-        ui.separator();
-        turn_buttons(ui, view, act);
-        game_buttons(ui, view, act);
         hint_line(ui, &view.hint);
         draw_offer(ui, view, act);
-        ui.separator();
-        speed_and_menu(ui, view, act);
         ui.separator();
         let room = if tall { PORTRAIT_MOVES_HEIGHT } else { (screen.bottom() - ui.cursor().top() - 16.0).max(60.0) };
         move_list(ui, view.state.game(), room);
@@ -287,10 +286,27 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
         if ui.add_enabled(offer_ok, egui::Button::new(t("hud.offer_draw"))).clicked() {
             act.request(MoveAction::OfferDraw(to_move));
         }
-        let resign = ui.add_enabled(can_act, egui::Button::new(t("hud.resign")));
-        crate::platform::web::button_at("resign", resign.rect);
-        if resign.clicked() {
-            act.request(MoveAction::Resign(to_move));
+        // Resigning ends the game for good: the first click asks, in place, and the question lapses when the
+        // position changes.
+        let asked_id = egui::Id::new("resign asked");
+        let generation = view.state.generation();
+        let asked = ui.data(|d| d.get_temp::<u64>(asked_id)) == Some(generation);
+        if asked && can_act {
+            let confirm = ui.button(egui::RichText::new(t("hud.resign_confirm")).color(colors::WARN));
+            crate::platform::web::button_at("resign_confirm", confirm.rect);
+            if confirm.clicked() {
+                act.request(MoveAction::Resign(to_move));
+                ui.data_mut(|d| d.remove::<u64>(asked_id));
+            }
+            if ui.button(t("hud.resign_keep")).clicked() {
+                ui.data_mut(|d| d.remove::<u64>(asked_id));
+            }
+        } else {
+            let resign = ui.add_enabled(can_act, egui::Button::new(t("hud.resign")));
+            crate::platform::web::button_at("resign", resign.rect);
+            if resign.clicked() {
+                ui.data_mut(|d| d.insert_temp(asked_id, generation));
+            }
         }
     });
 }
@@ -351,7 +367,12 @@ fn move_list(ui: &mut egui::Ui, game: &fanorona_engine::Game, room: f32) {
         let mut side = game.start_position().side_to_move();
         for (i, t) in game.turns().iter().enumerate() {
             let who = side_initial(side);
-            ui.label(egui::RichText::new(format!("{:>3}. {who}  {t}", i + 1)).monospace());
+            // The number in a column of its own: a long relay wraps under its own start, not under the number.
+            ui.horizontal_top(|ui| {
+                ui.spacing_mut().item_spacing.x = 0.0;
+                ui.label(egui::RichText::new(format!("{:>3}. {who}  ", i + 1)).monospace());
+                ui.add(egui::Label::new(egui::RichText::new(t.to_string()).monospace()).wrap());
+            });
             side = side.opponent();
         }
         if !game.pending_steps().is_empty() {
@@ -359,39 +380,6 @@ fn move_list(ui: &mut egui::Ui, game: &fanorona_engine::Game, room: f32) {
             ui.label(egui::RichText::new(format!("     …  {}", steps.join(" "))).monospace().color(colors::DIM));
         }
     });
-}
-
-/// The approach-or-withdrawal choice also has buttons, for players who prefer them to clicking the line.
-fn capture_choice(
-    ctx: &egui::Context,
-    view: &HudView,
-    act: &mut HudActions,
-    (a, w): (fanorona_engine::Step, fanorona_engine::Step),
-    frame: &BoardFrame,
-) {
-    let pos = view.state.position();
-    egui::Window::new(t("capture.title"))
-        .id(egui::Id::new("capture_choice"))
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_TOP, [(frame.left - frame.right) / 2.0, frame.top + 36.0])
-        .show(ctx, |ui| {
-            ui.label(t("capture.explain"));
-            ui.horizontal(|ui| {
-                let options = [("capture.approach", a), ("capture.withdrawal", w)];
-                for (key, step) in options {
-                    if ui.button(tf(key, &[("count", pos.captured_by(step).count_ones().into())])).clicked() {
-                        act.request(MoveAction::Step(step));
-                        act.sel.choice = None;
-                        act.sel.piece = None;
-                    }
-                }
-                if ui.button(t("capture.cancel")).clicked() {
-                    act.sel.choice = None;
-                }
-            });
-            ui.label(egui::RichText::new(t("keys.choice")).small().color(colors::DIM));
-        });
 }
 
 /// "Fanoron-Tsivy (9 × 5)" or "Fanoron-Dimy (5 × 5)", in the current language.

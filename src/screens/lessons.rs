@@ -8,6 +8,7 @@
 //! offered once on the first start (the title's prompt) and are always on the title's menu.
 
 use crate::i18n::{t, tf};
+use crate::platform::redraw::WakeOn;
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
 use crate::play::input::Selection;
@@ -183,7 +184,7 @@ pub enum LessonNav {
 
 /// Adds the lessons.
 pub fn plugin(app: &mut App) {
-    app.add_message::<LessonNav>()
+    app.add_woken_message::<LessonNav>()
         .init_resource::<LessonRun>()
         .add_systems(Update, navigate.in_set(GameSet::Request))
         .add_systems(Update, judge_turns.in_set(GameSet::Present).run_if(in_state(Screen::Lesson)))
@@ -307,7 +308,6 @@ fn lesson_panel(
     mut contexts: EguiContexts,
     run: Res<LessonRun>,
     state: Res<GameState>,
-    mut sel: ResMut<Selection>,
     mut nav: MessageWriter<LessonNav>,
     mut requests: MessageWriter<MoveRequest>,
     mut frame: ResMut<BoardFrame>,
@@ -344,22 +344,9 @@ fn lesson_panel(
         ui.label(def.text());
         ui.add_space(8.0);
         let game = state.game();
-        if game.position().in_relay() && ui.button(t("hud.end_turn")).clicked() {
+        // Always there, greyed out outside a relay, so that it never pushes the texts and buttons below it.
+        if ui.add_enabled(game.position().in_relay(), egui::Button::new(t("hud.end_turn"))).clicked() {
             requests.write(MoveRequest::new(MoveAction::EndTurn));
-        }
-        // A step that can capture either way: the same choice as in a game.
-        if let Some((a, w)) = sel.choice {
-            let pos = game.position();
-            ui.label(t("capture.explain"));
-            ui.horizontal(|ui| {
-                for (key, step) in [("capture.approach", a), ("capture.withdrawal", w)] {
-                    if ui.button(tf(key, &[("count", pos.captured_by(step).count_ones().into())])).clicked() {
-                        requests.write(MoveRequest::new(MoveAction::Step(step)));
-                        sel.choice = None;
-                        sel.piece = None;
-                    }
-                }
-            });
         }
         if let Some(reason) = &run.refused {
             ui.label(

@@ -4,6 +4,7 @@
 //! game review, puzzles and Fanoron-Telo.
 
 pub mod analysis;
+pub mod capture_choice;
 pub mod fonts;
 pub mod game_over;
 pub mod help;

@@ -272,6 +272,9 @@ pub fn online_section(ui: &mut egui::Ui, online: &mut Online) {
         let args: [(&str, FluentValue); 2] = [("side", side_name(side).into()), ("name", name.into())];
         if !seat.taken {
             ui.label(tf("online.seat_free", &args[..1]));
+        } else if online.link() != Link::Open {
+            // What the server last said is stale while our own connection is down: say so rather than repeat it.
+            ui.label(egui::RichText::new(tf("online.seat_unknown", &args)).color(colors::DIM));
         } else if seat.connected {
             ui.label(egui::RichText::new(tf("online.seat_here", &args)).color(colors::DIM));
         } else {

@@ -7,6 +7,7 @@
 //! (an Elo update, see the engine's `puzzles::update`); rating and counts are kept with the stats.
 
 use crate::i18n::{t, tf};
+use crate::platform::redraw::WakeOn;
 use crate::play::arrows::BoardArrows;
 use crate::play::board::BoardFrame;
 use crate::play::input::Selection;
@@ -89,7 +90,7 @@ pub enum PuzzleNav {
 
 /// Adds the puzzle mode.
 pub fn plugin(app: &mut App) {
-    app.add_message::<PuzzleNav>()
+    app.add_woken_message::<PuzzleNav>()
         .init_resource::<PuzzleRun>()
         .add_systems(Update, navigate.in_set(GameSet::Request))
         .add_systems(Update, (judge, play_queue).chain().in_set(GameSet::Present).run_if(in_state(Screen::Puzzle)))
@@ -294,7 +295,36 @@ fn panel(
             ))
             .color(colors::DIM),
         );
-        let Some(puzzle) = run.puzzle() else {
+        // The buttons first, always all there (greyed out when they do nothing): the texts below them come and go
+        // as the player plays, and a button must not move while the pointer is on its way to it.
+        let puzzle = run.puzzle();
+        let wrong = matches!(run.verdict, Some(Verdict::Wrong(_)));
+        let finished = matches!(run.verdict, Some(Verdict::Solved | Verdict::Shown));
+        ui.horizontal(|ui| {
+            let relay = puzzle.is_some() && state.position().in_relay();
+            if ui.add_enabled(relay, egui::Button::new(t("hud.end_turn"))).clicked() {
+                requests.write(MoveRequest::new(MoveAction::EndTurn));
+            }
+            if ui.add_enabled(puzzle.is_some() && wrong, egui::Button::new(t("lessons.retry"))).clicked() {
+                nav.write(PuzzleNav::Retry);
+            }
+            let show = egui::Button::new(t("puzzles.show_solution"));
+            if ui.add_enabled(puzzle.is_some() && !finished, show).clicked() {
+                nav.write(PuzzleNav::ShowSolution);
+            }
+        });
+        ui.horizontal(|ui| {
+            let next = egui::Button::new(t("puzzles.next"));
+            let next = if run.verdict == Some(Verdict::Solved) { next.fill(colors::GO) } else { next };
+            if ui.add_enabled(puzzle.is_some(), next).clicked() {
+                nav.write(PuzzleNav::Next);
+            }
+            if ui.button(t("lessons.close")).clicked() {
+                nav.write(PuzzleNav::Close);
+            }
+        });
+        ui.separator();
+        let Some(puzzle) = puzzle else {
             ui.label(t("puzzles.none"));
             return;
         };
@@ -306,9 +336,6 @@ fn panel(
                 ("rating", puzzle.rating.into()),
             ],
         ));
-        if state.position().in_relay() && ui.button(t("hud.end_turn")).clicked() {
-            requests.write(MoveRequest::new(MoveAction::EndTurn));
-        }
         if let Some(reason) = &run.refused {
             ui.label(
                 egui::RichText::new(tf("lessons.refused", &[("reason", reason.as_str().into())])).color(colors::WARN),
@@ -328,26 +355,6 @@ fn panel(
                 ui.label(egui::RichText::new(t("puzzles.shown")).color(colors::DIM));
             }
             None => {}
-        }
-        ui.add_space(8.0);
-        ui.horizontal(|ui| {
-            if matches!(run.verdict, Some(Verdict::Wrong(_))) && ui.button(t("lessons.retry")).clicked() {
-                nav.write(PuzzleNav::Retry);
-            }
-            if !matches!(run.verdict, Some(Verdict::Solved | Verdict::Shown))
-                && ui.button(t("puzzles.show_solution")).clicked()
-            {
-                nav.write(PuzzleNav::ShowSolution);
-            }
-            let next = egui::Button::new(t("puzzles.next"));
-            let next = if run.verdict == Some(Verdict::Solved) { next.fill(colors::GO) } else { next };
-            if ui.add(next).clicked() {
-                nav.write(PuzzleNav::Next);
-            }
-        });
-        ui.add_space(6.0);
-        if ui.button(t("lessons.close")).clicked() {
-            nav.write(PuzzleNav::Close);
         }
     });
     Ok(())

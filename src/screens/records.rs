@@ -8,12 +8,13 @@
 
 use crate::i18n::{result_text, t, tf};
 use crate::platform::redraw::FrameDemand;
+use crate::platform::redraw::WakeOn;
 use crate::platform::web;
 use crate::play::board::BoardFrame;
-use crate::play::rules::{GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::play::rules::{GameEnded, GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::play::setup::player_name;
 use crate::save::storage::Storage;
-use crate::state::Screen;
+use crate::state::{InGame, Screen};
 use crate::theme::colors;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -65,7 +66,43 @@ pub struct ReplayGame {
     pub black: String,
     /// Whether to start reviewing it at once.
     pub review: bool,
+    /// The setup the game was played with, when it is the player's game just finished: leaving the replay then
+    /// returns to its game-over window (and its actions) instead of the records list.
+    pub finished: Option<MatchSetup>,
 }
+
+/// Whether every finished game of the player's is kept as a record by itself (a setting, on by default).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeepGames(pub bool);
+
+impl Default for KeepGames {
+    fn default() -> Self {
+        KeepGames(true)
+    }
+}
+
+/// The record the player's last finished game was kept as, and that game: "Save record" for the same game
+/// points to it instead of writing it twice.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct KeptRecord(pub Option<(String, Game)>);
+
+impl KeptRecord {
+    /// The name `game` was kept under, if it is the game kept last (same rules, start, turns and result).
+    pub fn name_of(&self, game: &Game) -> Option<&str> {
+        let (name, kept) = self.0.as_ref()?;
+        let same = kept.rules() == game.rules()
+            && kept.turn_starts().first() == game.turn_starts().first()
+            && kept.turns() == game.turns()
+            && kept.outcome() == game.outcome();
+        same.then_some(name.as_str())
+    }
+}
+
+/// How many records kept by themselves (not saved by the player) are kept; the oldest go first.
+pub const KEPT_GAMES_CAP: usize = 200;
+
+/// The endings of the names of records kept by themselves: against the CPU, between people at one screen, online.
+pub const KEPT_SUFFIXES: [&str; 3] = ["-vs-cpu", "-hot-seat", "-online"];
 
 /// Asks to review the game being replayed: the engine analyses every turn in the background.
 #[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,6 +150,7 @@ pub struct Replay {
     shown: usize,
     white: String,
     black: String,
+    finished: Option<MatchSetup>,
 }
 
 impl Replay {
@@ -139,13 +177,15 @@ impl Replay {
 
 /// Adds record export, the records screen and the replay.
 pub fn plugin(app: &mut App) {
-    app.add_message::<ExportRecord>()
-        .add_message::<OpenRecord>()
-        .add_message::<ReplayNav>()
-        .add_message::<ReplayGame>()
-        .add_message::<StartReview>()
+    app.add_woken_message::<ExportRecord>()
+        .add_woken_message::<OpenRecord>()
+        .add_woken_message::<ReplayNav>()
+        .add_woken_message::<ReplayGame>()
+        .add_woken_message::<StartReview>()
         .init_resource::<RecordNotice>()
         .init_resource::<RecordsUi>()
+        .init_resource::<KeepGames>()
+        .init_resource::<KeptRecord>()
         .add_systems(OnEnter(Screen::Records), refresh_list)
         .add_systems(OnExit(Screen::Replay), |frame: Option<ResMut<BoardFrame>>| {
             if let Some(mut frame) = frame {
@@ -155,6 +195,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                keep_finished_games,
                 export_records,
                 poll_file.run_if(in_state(Screen::Records)),
                 open_records,
@@ -258,19 +299,79 @@ pub fn record_text(game: &Game, setup: &MatchSetup, date: &str) -> String {
     Record::from_game(game, &white, &black, date).to_string()
 }
 
+/// A name for a new record that no record has yet: `base`, or `base-2`, `base-3`… (two saves within one second
+/// must not overwrite each other).
+pub fn unused_record_name(storage: &Storage, base: &str) -> String {
+    let existing = storage.list_records();
+    std::iter::once(base.to_string())
+        .chain((2..).map(|i| format!("{base}-{i}")))
+        .find(|n| !existing.contains(n))
+        .expect("an unused name exists")
+}
+
+/// Removes the oldest records kept by themselves beyond [`KEPT_GAMES_CAP`] (the player's own saves stay).
+pub fn prune_kept_records(storage: &Storage) {
+    // Names start with the date and time, so sorted names are oldest first.
+    let kept: Vec<String> = storage
+        .list_records()
+        .into_iter()
+        .filter(|n| KEPT_SUFFIXES.iter().any(|s| n.ends_with(s) || n.contains(&format!("{s}-"))))
+        .collect();
+    for name in kept.iter().take(kept.len().saturating_sub(KEPT_GAMES_CAP)) {
+        if let Err(e) = storage.remove_record(name) {
+            warn!("could not remove the old record {name}: {e}");
+        }
+    }
+}
+
+/// Keeps the player's finished game as a record (online games are kept by the online module with the server's
+/// record), so that a game reviewed, left or closed is still there.
+fn keep_finished_games(
+    mut ended: MessageReader<GameEnded>,
+    in_game: Option<Res<State<InGame>>>,
+    keep: Res<KeepGames>,
+    storage: Option<Res<Storage>>,
+    state: Res<GameState>,
+    setup: Res<MatchSetup>,
+    mut kept: ResMut<KeptRecord>,
+) {
+    // Only the player's own game (not the title's), with a person in it, ending now (not loaded already over).
+    if ended.read().count() == 0 || in_game.is_none() || !keep.0 || setup.is_online() {
+        return;
+    }
+    let Some(storage) = storage else { return };
+    // A finished game shown again (back from its review) ends again: it is kept once.
+    let people = Side::BOTH.iter().any(|s| setup.is_human(*s));
+    if !people || !state.game().is_over() || kept.name_of(state.game()).is_some() {
+        return;
+    }
+    let now = unix_now();
+    let kind = if Side::BOTH.iter().any(|s| setup.is_cpu(*s)) { KEPT_SUFFIXES[0] } else { KEPT_SUFFIXES[1] };
+    let name = unused_record_name(&storage, &format!("{}{kind}", record_name(now)));
+    match storage.write_record(&name, &record_text(state.game(), &setup, &date_tag(now))) {
+        Ok(()) => {
+            kept.0 = Some((name, state.game().clone()));
+            prune_kept_records(&storage);
+        }
+        Err(e) => warn!("the finished game could not be kept as a record: {e}"),
+    }
+}
+
 fn export_records(
     mut asks: MessageReader<ExportRecord>,
     storage: Option<Res<Storage>>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
+    kept: Res<KeptRecord>,
     time: Res<Time<Real>>,
     mut notice: ResMut<RecordNotice>,
 ) {
     for ask in asks.read() {
         let now = unix_now();
         let text = record_text(state.game(), &setup, &date_tag(now));
+        let already = kept.name_of(state.game());
         let (message, error) = match ask {
-            ExportRecord::Save => save_record(storage.as_deref(), now, &text),
+            ExportRecord::Save => save_record(storage.as_deref(), now, &text, already),
             ExportRecord::Copy if web::copy(&text) => (t("records.copied").to_string(), false),
             ExportRecord::Copy => (t("records.copy_failed").to_string(), true),
         };
@@ -278,19 +379,20 @@ fn export_records(
     }
 }
 
-/// Saves `text` under a fresh name; the confirmation or the error, and whether it is an error.
-fn save_record(storage: Option<&Storage>, now: i64, text: &str) -> (String, bool) {
+/// Saves `text` under a fresh name, unless the game is kept already as record `already`; the confirmation or the
+/// error, and whether it is an error.
+fn save_record(storage: Option<&Storage>, now: i64, text: &str, already: Option<&str>) -> (String, bool) {
     let Some(storage) = storage else { return (tf("records.save_failed", &[("error", "no storage".into())]), true) };
-    // Two saves within one second must not overwrite each other.
-    let base = record_name(now);
-    let existing = storage.list_records();
-    let name = std::iter::once(base.clone())
-        .chain((2..).map(|i| format!("{base}-{i}")))
-        .find(|n| !existing.contains(n))
-        .expect("an unused name exists");
-    if let Err(e) = storage.write_record(&name, text) {
-        return (tf("records.save_failed", &[("error", e.to_string().into())]), true);
-    }
+    let name = match already {
+        Some(name) => name.to_string(),
+        None => {
+            let name = unused_record_name(storage, &record_name(now));
+            if let Err(e) = storage.write_record(&name, text) {
+                return (tf("records.save_failed", &[("error", e.to_string().into())]), true);
+            }
+            name
+        }
+    };
     let mut message = tf("records.saved", &[("place", storage.record_location(&name).into())]);
     if web::IN_BROWSER {
         if web::download(&format!("{name}.txt"), text) {
@@ -427,8 +529,13 @@ fn open_records(
             .filter(|n| !n.is_empty())
             .map_or_else(|| crate::i18n::side_name(side).to_string(), String::from)
     };
-    let replay =
-        Replay { white: name("White", Side::White), black: name("Black", Side::Black), shown: 0, game: game.clone() };
+    let replay = Replay {
+        white: name("White", Side::White),
+        black: name("Black", Side::Black),
+        shown: 0,
+        game: game.clone(),
+        finished: None,
+    };
     ui.error = None;
     // People on both sides: the CPU never plays in a replay, whatever was playing before (the title's game).
     *setup = MatchSetup {
@@ -459,7 +566,13 @@ fn replay_game(
         vela_match: false,
     };
     loads.write(LoadGame(game_prefix(&r.game, 0)));
-    commands.insert_resource(Replay { white: r.white.clone(), black: r.black.clone(), shown: 0, game: r.game.clone() });
+    commands.insert_resource(Replay {
+        white: r.white.clone(),
+        black: r.black.clone(),
+        shown: 0,
+        game: r.game.clone(),
+        finished: r.finished.clone(),
+    });
     if r.review {
         reviews.write(StartReview);
     }
@@ -664,7 +777,15 @@ fn navigate(
             }
             ReplayNav::Close => {
                 commands.remove_resource::<Replay>();
-                next.set(Screen::Records);
+                match replay.finished.take() {
+                    // The player's game just finished: back to it, over, with its game-over window.
+                    Some(played) => {
+                        *setup = played;
+                        loads.write(LoadGame(replay.game.clone()));
+                        next.set(Screen::GameOver);
+                    }
+                    None => next.set(Screen::Records),
+                }
                 return;
             }
         }

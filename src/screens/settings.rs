@@ -5,6 +5,7 @@ use crate::audio::SoundSettings;
 use crate::i18n::{Lang, t, tf};
 use crate::play::animation::AnimationSpeed;
 use crate::save::storage::Storage;
+use crate::screens::records::KeepGames;
 use crate::screens::widgets::centered;
 use crate::state::Screen;
 use crate::theme::{Theme, colors};
@@ -21,6 +22,7 @@ fn settings_screen(
     mut speed: ResMut<AnimationSpeed>,
     mut sound: ResMut<SoundSettings>,
     mut theme: ResMut<Theme>,
+    mut keep: ResMut<KeepGames>,
     storage: Res<Storage>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
@@ -31,6 +33,11 @@ fn settings_screen(
         settings_controls(ui, &mut speed, &mut sound);
         ui.add_space(6.0);
         theme_selector(ui, &mut theme);
+        ui.add_space(6.0);
+        let mut on = keep.0;
+        if ui.checkbox(&mut on, t("settings.keep_games")).changed() {
+            keep.0 = on;
+        }
         ui.add_space(6.0);
         ui.label(
             egui::RichText::new(tf("settings.data_dir", &[("place", storage.describe().into())]))

@@ -7,6 +7,7 @@
 
 use crate::i18n::{side_name, t, tf};
 use crate::platform::redraw::FrameDemand;
+use crate::platform::redraw::WakeOn;
 use crate::play::rules::{GameSet, MatchSetup, Player};
 use crate::state::Screen;
 use crate::theme::colors;
@@ -87,7 +88,7 @@ pub enum TeloAction {
 
 /// Adds Fanoron-Telo.
 pub fn plugin(app: &mut App) {
-    app.add_message::<TeloAction>()
+    app.add_woken_message::<TeloAction>()
         .init_resource::<Telo>()
         .add_systems(Update, act.in_set(GameSet::Request))
         .add_systems(Update, cpu_move.in_set(GameSet::Request).after(act).run_if(in_state(Screen::Telo)))

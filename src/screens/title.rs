@@ -62,7 +62,8 @@ fn style(mut contexts: EguiContexts, mut done: Local<bool>) {
         patient_clicks(&mut o.input_options);
     });
     let mut visuals = egui::Visuals::dark();
-    visuals.window_fill = egui::Color32::from_rgba_unmultiplied(38, 28, 22, 250);
+    // Opaque: a window over the moving board behind the title must read as well as one over a still board.
+    visuals.window_fill = egui::Color32::from_rgb(38, 28, 22);
     visuals.panel_fill = egui::Color32::from_rgb(34, 26, 21);
     visuals.window_corner_radius = egui::CornerRadius::same(10);
     visuals.selection.bg_fill = egui::Color32::from_rgb(150, 95, 45);

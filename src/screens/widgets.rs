@@ -5,6 +5,9 @@ use crate::play::board::BoardFrame;
 use bevy::prelude::{DetectChangesMut, ResMut};
 use bevy_egui::egui;
 
+/// The smallest size of a [`big_button`].
+pub const BIG_BUTTON: egui::Vec2 = egui::vec2(220.0, 36.0);
+
 /// A window without a title bar, centred on the screen.
 pub fn centered(title: &str) -> egui::Window<'_> {
     egui::Window::new(title)
@@ -14,10 +17,14 @@ pub fn centered(title: &str) -> egui::Window<'_> {
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
 }
 
-/// A large menu button with the text of `key`; its place is reported to the web page (for tests) under
-/// [`button_id`].
+/// A large menu button with the text of `key`, at least [`BIG_BUTTON`] wide and wider rather than wrapped when a
+/// language's text is longer (the text stays on one centred line); its place is reported to the web page (for
+/// tests) under [`button_id`].
 pub fn big_button(ui: &mut egui::Ui, key: &'static str) -> bool {
-    let r = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(t(key)).size(18.0)));
+    let button = egui::Button::new(egui::RichText::new(t(key)).size(18.0))
+        .wrap_mode(egui::TextWrapMode::Extend)
+        .min_size(BIG_BUTTON);
+    let r = ui.add(button);
     crate::platform::web::button_at(button_id(key), r.rect);
     r.clicked()
 }

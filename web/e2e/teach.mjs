@@ -62,7 +62,9 @@ try {
   const played = (await g.turns()).filter(e => e.t > playing.t).length;
   // Resigning is for the player to move, once the CPU's turn has been shown.
   await g.waitEvent(e => e.kind === "legal" && e.t > last, "the player's turn", 60000);
-  await g.clickFor("resign", e => e.kind === "screen" && e.detail === "GameOver", "the game-over window");
+  // Resign asks first, in place: "Yes, resign" confirms.
+  await g.clickButton("resign");
+  await g.clickFor("resign_confirm", e => e.kind === "screen" && e.detail === "GameOver", "the game-over window");
 
   // The review: every turn analysed while the page keeps drawing.
   const opened = await g.clickFor("review", e => e.kind === "screen" && e.detail === "Replay", "the review");
