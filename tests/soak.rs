@@ -6,7 +6,7 @@
 //! game must always load and restore the game in memory. Memory must stay flat; the peak is reported.
 //!
 //! `cargo test --test soak` plays 20 games (CI); `SOAK_GAMES=1000 cargo test --release --test soak -- --nocapture`
-//! is the long run the README reports.
+//! is the long run docs/game.md reports.
 
 mod common;
 

@@ -51,7 +51,7 @@ build_id=$(cat web/dist/index.html web/dist/fanorona.js web/dist/fanorona_bg.was
   web/dist/manifest.webmanifest web/icons.mjs | sha256sum | cut -c1-16)
 sed "s/^const BUILD = \".*\";/const BUILD = \"$build_id\";/" web/sw.js > web/dist/sw.js
 grep -q "const BUILD = \"$build_id\";" web/dist/sw.js
-# Pre-compressed copies (.br, .gz) for servers that send them as they are (README: "Serving the files").
+# Pre-compressed copies (.br, .gz) for servers that send them as they are (docs/web.md: "Serving the files").
 node web/compress.mjs web/dist
 gz=$(stat -c %s web/dist/fanorona_bg.wasm.gz)
 br=$(stat -c %s web/dist/fanorona_bg.wasm.br)

@@ -29,7 +29,7 @@ fs.mkdirSync(out, { recursive: true });
 
 let dumpEvents = null;
 
-// The bundle as a production server set up as the README says would send it (pre-compressed files, 304s).
+// The bundle as a production server set up as docs/web.md says would send it (pre-compressed files, 304s).
 const { server, state: served, base } = await serve(dist);
 
 // CPU time (ms) used so far by the browser's processes (the children of this one), by process type.

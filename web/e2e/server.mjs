@@ -1,4 +1,4 @@
-// The end-to-end test's static server for web/dist, behaving like a production one set up as the README says:
+// The end-to-end test's static server for web/dist, behaving like a production one set up as docs/web.md says:
 // it sends NAME.br or NAME.gz in place of NAME when the browser accepts that encoding (Content-Encoding, Vary),
 // answers revalidations with 304 (ETag), and keeps 404s as 404s (Bevy expects them for missing assets).
 // It also logs every request (path, status, encoding, bytes sent), and can serve sw.js with another build id

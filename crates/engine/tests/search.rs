@@ -69,7 +69,7 @@ fn the_oracle_gives_exact_endgame_scores() {
     let p: Position = "9/9/B8/9/3WW3B w".parse().unwrap();
     assert_eq!(tb.probe(&p), Some(TbValue::Win(49)));
     // The default no-capture draw limit never cuts off a win the tablebase can prove (59 turns with 5 pieces,
-    // see the README; a win's capture-free stretch is never longer than the whole win).
+    // see docs/engine.md; a win's capture-free stretch is never longer than the whole win).
     assert_eq!(tb.longest_win().map(|(d, _)| d), Some(49));
     assert!(u32::from(fanorona_engine::DrawRule::DEFAULT_NO_CAPTURE_TURNS) > 59);
     assert_eq!(tb.score(&p), Some(WIN - 49));

@@ -67,7 +67,7 @@ enum Command {
         #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
         turn: Vec<String>,
     },
-    /// The engine protocol on standard input and output (see the README).
+    /// The engine protocol on standard input and output (see docs/engine-protocol.md).
     Engine,
     /// Endgame tablebases: build (cached on disk) or probe.
     Tablebase {
