@@ -20,7 +20,7 @@ use crate::play::board::BoardFrame;
 use crate::play::cpu::CpuThreading;
 use crate::play::input::{BoardEditing, PointClicked, Selection};
 use crate::play::rules::{GameSet, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
-use crate::screens::widgets::side_panel;
+use crate::screens::widgets::{report_button, side_panel};
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -522,7 +522,8 @@ fn panel(
         ui.horizontal(|ui| {
             ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button(t("lessons.close")).clicked() {
+                let close = ui.button(t("lessons.close"));
+                if report_button(ui, "analysis_close", &close).clicked() {
                     actions.write(AnalysisAction::Close);
                 }
             });

@@ -95,7 +95,7 @@ fn game_over(
                     let key = if state.game().rules().vela.is_some() { "vela.again" } else { "vela.claim" };
                     let text = tf(key, &[("side", side_name(loser).into())]);
                     let b = ui.add_sized([220.0, 36.0], egui::Button::new(egui::RichText::new(text).size(16.0)));
-                    crate::platform::web::button_at("vela", b.rect);
+                    crate::screens::widgets::report_button(ui, "vela", &b);
                     if b.clicked() {
                         setup.rules.vela = Some(vela);
                         new.write(NewGame);

@@ -9,6 +9,7 @@ use crate::play::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
 use crate::play::input::{Selection, human_to_move, undo_action, undo_allowed};
 use crate::play::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::screens::online::online_section;
+use crate::screens::widgets::report_button;
 use crate::state::{InGame, Pause, Screen, is_paused};
 use crate::theme::colors;
 use bevy::ecs::system::SystemParam;
@@ -246,12 +247,14 @@ fn turn_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
     let calm = !view.busy.0 && !view.paused();
     ui.horizontal_wrapped(|ui| {
         let relay = view.state.position().in_relay();
-        if ui.add_enabled(view.can_act() && relay, egui::Button::new(t("hud.end_turn"))).clicked() {
+        let end = ui.add_enabled(view.can_act() && relay, egui::Button::new(t("hud.end_turn")));
+        if report_button(ui, "end_turn", &end).clicked() {
             act.request(MoveAction::EndTurn);
         }
         // Online, Undo outside a relay asks the server for a takeback: not twice, and not with nothing to take back.
         let can_undo = calm && undo_allowed(&view.setup, game, act.online.as_deref());
-        if ui.add_enabled(can_undo, egui::Button::new(t("hud.undo"))).clicked() {
+        let undo = ui.add_enabled(can_undo, egui::Button::new(t("hud.undo")));
+        if report_button(ui, "undo", &undo).clicked() {
             act.request(undo_action(&view.setup));
             *act.sel = Selection::default();
         }
@@ -272,10 +275,11 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
     let (can_act, to_move) = (view.can_act(), view.state.position().side_to_move());
     ui.horizontal_wrapped(|ui| {
         // No engine help against a person online.
-        if !view.setup.is_online()
-            && ui.add_enabled(can_act && !view.hint.pending, egui::Button::new(t("hud.hint"))).clicked()
-        {
-            act.hints.write(HintRequest);
+        if !view.setup.is_online() {
+            let hint = ui.add_enabled(can_act && !view.hint.pending, egui::Button::new(t("hud.hint")));
+            if report_button(ui, "hint", &hint).clicked() {
+                act.hints.write(HintRequest);
+            }
         }
         // Online, the offer is the server's: the local game never holds it.
         let no_offer = match act.online.as_deref() {
@@ -283,7 +287,8 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
             _ => view.state.draw_offer().is_none(),
         };
         let offer_ok = can_act && no_offer;
-        if ui.add_enabled(offer_ok, egui::Button::new(t("hud.offer_draw"))).clicked() {
+        let offer = ui.add_enabled(offer_ok, egui::Button::new(t("hud.offer_draw")));
+        if report_button(ui, "offer_draw", &offer).clicked() {
             act.request(MoveAction::OfferDraw(to_move));
         }
         // Resigning ends the game for good: the first click asks, in place, and the question lapses when the
@@ -293,7 +298,7 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
         let asked = ui.data(|d| d.get_temp::<u64>(asked_id)) == Some(generation);
         if asked && can_act {
             let confirm = ui.button(egui::RichText::new(t("hud.resign_confirm")).color(colors::WARN));
-            crate::platform::web::button_at("resign_confirm", confirm.rect);
+            report_button(ui, "resign_confirm", &confirm);
             if confirm.clicked() {
                 act.request(MoveAction::Resign(to_move));
                 ui.data_mut(|d| d.remove::<u64>(asked_id));
@@ -303,7 +308,7 @@ fn game_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
             }
         } else {
             let resign = ui.add_enabled(can_act, egui::Button::new(t("hud.resign")));
-            crate::platform::web::button_at("resign", resign.rect);
+            report_button(ui, "resign", &resign);
             if resign.clicked() {
                 ui.data_mut(|d| d.insert_temp(asked_id, generation));
             }
@@ -351,7 +356,8 @@ fn speed_and_menu(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
         });
     });
     // In the game the menu is the pause window; after the game it is the title.
-    if ui.button(t("hud.menu")).clicked() {
+    let menu = ui.button(t("hud.menu"));
+    if report_button(ui, "menu", &menu).clicked() {
         if *view.screen.get() == Screen::Playing {
             act.next_pause.set(Pause::Paused);
         } else {

@@ -207,7 +207,7 @@ fn form_ui(ui: &mut egui::Ui, form: &mut OnlineForm, online: &mut Online) {
     ui.add_space(6.0);
     ui.horizontal(|ui| {
         let create = ui.add_sized([180.0, 30.0], egui::Button::new(t("online.create")));
-        crate::platform::web::button_at("create", create.rect);
+        crate::screens::widgets::report_button(ui, "create", &create);
         if create.clicked() {
             let goal = Goal::Create { board: form.board, colour: form.colour };
             online.start(&form.server, &form.name, goal);

@@ -17,7 +17,7 @@ use crate::play::rules::{
 };
 use crate::save::persist::PlayerStats;
 use crate::save::storage::Storage;
-use crate::screens::widgets::side_panel;
+use crate::screens::widgets::{report_button, side_panel};
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -302,24 +302,28 @@ fn panel(
         let finished = matches!(run.verdict, Some(Verdict::Solved | Verdict::Shown));
         ui.horizontal(|ui| {
             let relay = puzzle.is_some() && state.position().in_relay();
-            if ui.add_enabled(relay, egui::Button::new(t("hud.end_turn"))).clicked() {
+            let end = ui.add_enabled(relay, egui::Button::new(t("hud.end_turn")));
+            if report_button(ui, "puzzle_end_turn", &end).clicked() {
                 requests.write(MoveRequest::new(MoveAction::EndTurn));
             }
-            if ui.add_enabled(puzzle.is_some() && wrong, egui::Button::new(t("lessons.retry"))).clicked() {
+            let retry = ui.add_enabled(puzzle.is_some() && wrong, egui::Button::new(t("lessons.retry")));
+            if report_button(ui, "puzzle_retry", &retry).clicked() {
                 nav.write(PuzzleNav::Retry);
             }
-            let show = egui::Button::new(t("puzzles.show_solution"));
-            if ui.add_enabled(puzzle.is_some() && !finished, show).clicked() {
+            let show = ui.add_enabled(puzzle.is_some() && !finished, egui::Button::new(t("puzzles.show_solution")));
+            if report_button(ui, "puzzle_show_solution", &show).clicked() {
                 nav.write(PuzzleNav::ShowSolution);
             }
         });
         ui.horizontal(|ui| {
             let next = egui::Button::new(t("puzzles.next"));
             let next = if run.verdict == Some(Verdict::Solved) { next.fill(colors::GO) } else { next };
-            if ui.add_enabled(puzzle.is_some(), next).clicked() {
+            let next = ui.add_enabled(puzzle.is_some(), next);
+            if report_button(ui, "puzzle_next", &next).clicked() {
                 nav.write(PuzzleNav::Next);
             }
-            if ui.button(t("lessons.close")).clicked() {
+            let close = ui.button(t("lessons.close"));
+            if report_button(ui, "puzzle_close", &close).clicked() {
                 nav.write(PuzzleNav::Close);
             }
         });

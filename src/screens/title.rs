@@ -251,7 +251,7 @@ fn setup_screen(
         ui.add_space(10.0);
         ui.horizontal(|ui| {
             let start = ui.add_sized([120.0, 32.0], egui::Button::new(t("setup.start")));
-            crate::platform::web::button_at("start", start.rect);
+            crate::screens::widgets::report_button(ui, "start", &start);
             if start.clicked() {
                 let seed = options.0.seed.unwrap_or_else(|| time.elapsed().as_nanos() as u64);
                 *setup = form.to_setup(seed);

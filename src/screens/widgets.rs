@@ -25,8 +25,27 @@ pub fn big_button(ui: &mut egui::Ui, key: &'static str) -> bool {
         .wrap_mode(egui::TextWrapMode::Extend)
         .min_size(BIG_BUTTON);
     let r = ui.add(button);
-    crate::platform::web::button_at(button_id(key), r.rect);
+    report_button(ui, button_id(key), &r);
     r.clicked()
+}
+
+/// Reports where button `id` was drawn this pass: to the web page (for its tests) and in the egui context's memory,
+/// where [`reported_button`] reads it back (for the layout tests that check buttons hold still). Returns the
+/// response, for chaining.
+pub fn report_button<'a>(ui: &egui::Ui, id: &str, response: &'a egui::Response) -> &'a egui::Response {
+    ui.ctx().data_mut(|d| d.insert_temp(egui::Id::new(("reported button", id)), response.rect));
+    crate::platform::web::button_at(id, response.rect);
+    response
+}
+
+/// Where button `id` was last reported ([`report_button`]), if it was.
+pub fn reported_button(ctx: &egui::Context, id: &str) -> Option<egui::Rect> {
+    ctx.data(|d| d.get_temp(egui::Id::new(("reported button", id))))
+}
+
+/// Forgets every reported button, so that the next pass tells which are drawn now.
+pub fn forget_reported_buttons(ctx: &egui::Context) {
+    ctx.data_mut(|d| d.remove_by_type::<egui::Rect>());
 }
 
 /// The name a button of text `key` is reported under: the key's last part (`menu.new_game`: `new_game`), or its
