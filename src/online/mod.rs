@@ -36,8 +36,26 @@ pub const PING_SECS: f64 = 30.0;
 /// Seconds a notice (an error from the server, a declined offer) stays on screen.
 pub const NOTICE_SECS: f64 = 6.0;
 
-/// The server address on the desktop: a server run on this machine with its defaults.
-pub const DESKTOP_SERVER: &str = "ws://127.0.0.1:8080/ws";
+/// The server address on the desktop: the one the game was built for (`FANORONA_SERVER` when it was compiled), or
+/// a server run on this machine with its defaults.
+pub const DESKTOP_SERVER: &str = match option_env!("FANORONA_SERVER") {
+    Some(server) => server,
+    None => "ws://127.0.0.1:8080/ws",
+};
+
+/// The WebSocket address of a server as a person types it: a host (`fanorona.example`), a host and port
+/// (`192.168.1.20:8080`), a page address (`https://fanorona.example/`) or a full `ws://`/`wss://` address. A page
+/// address becomes its WebSocket (`https` gives `wss`), and an address without a path gets the server's `/ws`.
+pub fn server_url(typed: &str) -> String {
+    let typed = typed.trim();
+    let (scheme, rest) = match typed.split_once("://") {
+        Some(("https" | "wss", rest)) => ("wss", rest),
+        Some((_, rest)) => ("ws", rest),
+        None => ("ws", typed),
+    };
+    let rest = rest.trim_end_matches('/');
+    if rest.contains('/') { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}/ws") }
+}
 
 /// What the player asked the server for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,7 +144,7 @@ impl Online {
             _ => None,
         };
         *self = Online {
-            url: url.trim().to_string(),
+            url: server_url(url),
             name: sanitize_name(name),
             goal: Some(goal),
             link: Link::Connecting,
@@ -914,6 +932,17 @@ mod tests {
         assert_eq!(parse_code(&code.to_ascii_uppercase()), Some(code.to_string()));
         assert_eq!(parse_code("not a code"), None);
         assert_eq!(parse_code(""), None);
+    }
+
+    #[test]
+    fn a_server_is_reached_however_its_address_is_typed() {
+        assert_eq!(server_url("fanorona.example"), "ws://fanorona.example/ws");
+        assert_eq!(server_url(" 192.168.1.20:8080 "), "ws://192.168.1.20:8080/ws");
+        assert_eq!(server_url("https://fanorona.example/"), "wss://fanorona.example/ws");
+        assert_eq!(server_url("http://fanorona.example:8080"), "ws://fanorona.example:8080/ws");
+        assert_eq!(server_url("wss://fanorona.example/ws"), "wss://fanorona.example/ws");
+        assert_eq!(server_url("ws://127.0.0.1:8080/ws"), "ws://127.0.0.1:8080/ws");
+        assert_eq!(server_url("ws://proxy.example/games/ws"), "ws://proxy.example/games/ws");
     }
 
     #[test]

@@ -384,25 +384,10 @@ fn upcoming(script: &Script, time: f32) -> Option<(Step, f32)> {
 
 /// A stone like the board's: shadow, rim, body and a soft highlight, shrinking and fading as it leaves.
 fn draw_piece(painter: &egui::Painter, piece: &Drawn, s: f32, moving: bool) {
-    let (rim, body, shine, shine_r) = match piece.side {
-        Side::White => {
-            (Color32::from_rgb(168, 153, 128), Color32::from_rgb(242, 235, 217), Color32::from_white_alpha(140), 0.15)
-        }
-        Side::Black => {
-            (Color32::from_rgb(13, 13, 15), Color32::from_rgb(48, 48, 54), Color32::from_white_alpha(41), 0.13)
-        }
-    };
     let a = piece.presence;
     let r = 0.36 * s * (0.4 + 0.6 * a);
     let c = piece.at;
-    painter.circle_filled(c + vec2(0.035, 0.05) * s, r * 1.02, Color32::from_black_alpha(97).gamma_multiply(a));
-    painter.circle_filled(c, r, rim.gamma_multiply(a));
-    painter.circle_filled(c, r * 0.8, body.gamma_multiply(a));
-    painter.circle_filled(
-        c + vec2(-0.09, -0.10) * s * (r / (0.36 * s)),
-        shine_r * s * (r / (0.36 * s)),
-        shine.gamma_multiply(a),
-    );
+    crate::screens::widgets::paint_stone(painter, c, r, piece.side, a);
     if piece.doomed > 0.0 {
         let red = Color32::from_rgb(230, 60, 45).gamma_multiply(piece.doomed * a);
         painter.circle_stroke(c, r + 0.06 * s, Stroke::new(0.08 * s, red));

@@ -185,7 +185,8 @@ fn form_ui(ui: &mut egui::Ui, form: &mut OnlineForm, online: &mut Online) {
     }
     egui::Grid::new("online_grid").num_columns(2).spacing([14.0, 8.0]).show(ui, |ui| {
         ui.label(t("online.server"));
-        ui.add(egui::TextEdit::singleline(&mut form.server).desired_width(260.0));
+        // A host alone will do (`server_url` completes it), so nothing needs deleting before typing one.
+        ui.add(egui::TextEdit::singleline(&mut form.server).hint_text("fanorona.example").desired_width(260.0));
         ui.end_row();
         ui.label(t("online.name"));
         ui.add(egui::TextEdit::singleline(&mut form.name).char_limit(MAX_NAME_CHARS).desired_width(200.0));

@@ -9,6 +9,7 @@ use crate::i18n::{side_name, t, tf};
 use crate::platform::redraw::FrameDemand;
 use crate::platform::redraw::WakeOn;
 use crate::play::rules::{GameSet, MatchSetup, Player};
+use crate::screens::widgets::paint_stone;
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -21,6 +22,9 @@ use std::time::Duration;
 
 /// How long the CPU seems to think before its move, so that the player sees each move land.
 const CPU_DELAY: Duration = Duration::from_millis(450);
+
+/// How long a move takes to show: a placed piece settles in, a moved one slides along its line.
+const MOVE_SECS: f32 = 0.3;
 
 /// How the CPU plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -45,6 +49,8 @@ pub struct Telo {
     pub selected: Option<u8>,
     /// When (app time) the CPU's move is due.
     cpu_due: Option<Duration>,
+    /// The last move and when (app time) it was played: it is animated, then marked until the next one.
+    pub last: Option<(TeloMove, Duration)>,
     rng: SmallRng,
 }
 
@@ -56,12 +62,22 @@ impl Default for Telo {
             level: TeloLevel::default(),
             selected: None,
             cpu_due: None,
+            last: None,
             rng: SmallRng::seed_from_u64(7),
         }
     }
 }
 
 impl Telo {
+    /// Plays `m` at app time `now`, remembering it to show; false if it is not legal.
+    fn play(&mut self, m: TeloMove, now: Duration) -> bool {
+        let played = self.game.play(m).is_ok();
+        if played {
+            self.last = Some((m, now));
+        }
+        played
+    }
+
     /// Whether the CPU plays the side to move.
     pub fn cpu_to_move(&self) -> bool {
         self.you.is_some_and(|you| you != self.game.position().side_to_move()) && self.game.outcome().is_none()
@@ -112,26 +128,27 @@ fn act(
                 telo.game = TeloGame::new();
                 telo.selected = None;
                 telo.cpu_due = None;
+                telo.last = None;
                 telo.rng = SmallRng::seed_from_u64(time.elapsed().as_nanos() as u64);
                 // The main board behind stands still: nobody plays the game that was on it.
                 setup.players = [Player::Human, Player::Human];
                 next.set(Screen::Telo);
             }
-            TeloAction::Click(p) if p < 9 => click(&mut telo, p),
+            TeloAction::Click(p) if p < 9 => click(&mut telo, p, time.elapsed()),
             TeloAction::Click(_) => {}
             TeloAction::Close => next.set(Screen::Title),
         }
     }
 }
 
-/// A person's click: place, pick a piece, or move the picked piece.
-fn click(telo: &mut Telo, p: u8) {
+/// A person's click at app time `now`: place, pick a piece, or move the picked piece.
+fn click(telo: &mut Telo, p: u8, now: Duration) {
     if telo.cpu_to_move() || telo.game.outcome().is_some() {
         return;
     }
     let pos = *telo.game.position();
     if pos.placing() {
-        if telo.game.play(TeloMove::Place(p)).is_ok() {
+        if telo.play(TeloMove::Place(p), now) {
             telo.selected = None;
         }
         return;
@@ -141,7 +158,7 @@ fn click(telo: &mut Telo, p: u8) {
         return;
     }
     if let Some(from) = telo.selected
-        && telo.game.play(TeloMove::Step { from, to: p }).is_ok()
+        && telo.play(TeloMove::Step { from, to: p }, now)
     {
         telo.selected = None;
     }
@@ -166,7 +183,7 @@ fn cpu_move(mut telo: ResMut<Telo>, time: Res<Time<Real>>, mut demand: ResMut<Fr
     };
     if let Some(m) = m {
         // The solver's moves are legal by construction; a refusal would only leave the turn to the CPU again.
-        let _ = telo.game.play(m);
+        telo.play(m, now);
     }
 }
 
@@ -189,7 +206,14 @@ fn status(telo: &Telo) -> String {
     }
 }
 
-fn telo_screen(mut contexts: EguiContexts, telo: Res<Telo>, mut actions: MessageWriter<TeloAction>) -> Result {
+fn telo_screen(
+    mut contexts: EguiContexts,
+    telo: Res<Telo>,
+    mut actions: MessageWriter<TeloAction>,
+    time: Res<Time<Real>>,
+    mut demand: ResMut<FrameDemand>,
+    theme: Res<crate::theme::Theme>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     // Over the whole window: the main board behind is not part of this game.
     let screen = ctx.viewport_rect();
@@ -207,7 +231,13 @@ fn telo_screen(mut contexts: EguiContexts, telo: Res<Telo>, mut actions: Message
             options(ui, &telo, &mut actions);
             ui.add_space(6.0);
             let side = (screen.height() - 320.0).clamp(180.0, 360.0);
-            board(ui, &telo, side, &mut actions);
+            // How far the last move has got (1: done), eased as the main board's moves are.
+            let shown = telo.last.map_or(1.0, |(_, at)| ((time.elapsed() - at).as_secs_f32() / MOVE_SECS).min(1.0));
+            if shown < 1.0 {
+                demand.next_frame();
+            }
+            let shown = EaseFunction::CubicInOut.sample_clamped(shown);
+            board(ui, &telo, side, shown, theme.palette(), &mut actions);
             ui.vertical_centered(|ui| {
                 ui.label(egui::RichText::new(status(&telo)).size(18.0));
                 if ui.button(t("lessons.close")).clicked() {
@@ -244,11 +274,41 @@ fn options(ui: &mut egui::Ui, telo: &Telo, actions: &mut MessageWriter<TeloActio
     }
 }
 
-fn board(ui: &mut egui::Ui, telo: &Telo, side: f32, actions: &mut MessageWriter<TeloAction>) {
+/// The board with its pieces, the last move `shown` of the way (0 to 1): a placed piece grows into place, a moved
+/// one slides; once there, the move stays marked (a ring on the placed piece, an arrow for a step).
+fn board(
+    ui: &mut egui::Ui,
+    telo: &Telo,
+    side: f32,
+    shown: f32,
+    palette: crate::theme::Palette,
+    actions: &mut MessageWriter<TeloAction>,
+) {
     let (rect, response) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::click());
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 8.0, egui::Color32::from_rgb(204, 148, 87));
-    let line = egui::Stroke::new(3.0, egui::Color32::from_rgb(64, 36, 18));
+    let painter = ui.painter_at(rect.expand(4.0));
+    // The main board's look in the player's theme: frame, grained wood, lines, and pale rings on the strong points.
+    let c = |col: Color| {
+        let [r, g, b, a] = col.to_srgba().to_u8_array();
+        egui::Color32::from_rgba_unmultiplied(r, g, b, a)
+    };
+    let s = side / 3.0;
+    painter.rect_filled(rect.translate(egui::vec2(2.0, 3.0)), 6.0, egui::Color32::from_black_alpha(90));
+    painter.rect_filled(rect, 6.0, c(palette.frame));
+    let wood = rect.shrink(0.14 * s);
+    painter.rect_filled(wood, 3.0, c(palette.wood));
+    // The grain: a few faint stripes, the same every time.
+    let mut y = wood.top();
+    for i in 0u32.. {
+        let hsh = i.wrapping_mul(2_654_435_761) >> 16;
+        let thick = (0.04 + (hsh % 7) as f32 * 0.025) * s;
+        if y + thick > wood.bottom() {
+            break;
+        }
+        let tone = if hsh.is_multiple_of(3) { palette.grain.0 } else { palette.grain.1 };
+        painter.rect_filled(egui::Rect::from_x_y_ranges(wood.x_range(), y..=y + thick), 0.0, c(tone));
+        y += thick + (0.05 + (hsh % 5) as f32 * 0.04) * s;
+    }
+    let line = egui::Stroke::new((0.055 * s).max(2.0), c(palette.line));
     for i in 0..3u8 {
         painter.line_segment([point_pos(rect, 3 * i), point_pos(rect, 3 * i + 2)], line);
         painter.line_segment([point_pos(rect, i), point_pos(rect, i + 6)], line);
@@ -256,16 +316,37 @@ fn board(ui: &mut egui::Ui, telo: &Telo, side: f32, actions: &mut MessageWriter<
     painter.line_segment([point_pos(rect, 0), point_pos(rect, 8)], line);
     painter.line_segment([point_pos(rect, 2), point_pos(rect, 6)], line);
     let pos = *telo.game.position();
-    let radius = side / 9.0;
+    let radius = 0.36 * s;
+    // The last turn's gold, as on the main board.
+    let mark = egui::Color32::from_rgba_unmultiplied(255, 217, 77, 200);
     for p in 0..9u8 {
-        let at = point_pos(rect, p);
-        painter.circle_filled(at, 5.0, line.color);
+        // The corners and the centre are joined diagonally: the strong points.
+        if p % 2 == 0 {
+            painter.circle_filled(point_pos(rect, p), 0.12 * s, c(palette.point));
+            painter.circle_filled(point_pos(rect, p), 0.08 * s, line.color);
+        } else {
+            painter.circle_filled(point_pos(rect, p), 0.05 * s, line.color);
+        }
+    }
+    if let Some((TeloMove::Step { from, to }, _)) = telo.last {
+        let (a, b) = (point_pos(rect, from), point_pos(rect, to));
+        let dir = (b - a).normalized();
+        painter.arrow(a + dir * radius * 0.5, (b - a) - dir * radius * 1.6, egui::Stroke::new(6.0, mark));
+    }
+    for p in 0..9u8 {
         let Some(owner) = pos.piece_at(p) else { continue };
-        let (fill, rim) = match owner {
-            Side::White => (egui::Color32::from_rgb(240, 232, 214), egui::Color32::from_rgb(150, 140, 120)),
-            Side::Black => (egui::Color32::from_rgb(45, 45, 50), egui::Color32::from_rgb(15, 15, 18)),
-        };
-        painter.circle(at, radius, fill, egui::Stroke::new(3.0, rim));
+        let mut at = point_pos(rect, p);
+        let mut presence = 1.0;
+        match telo.last {
+            Some((TeloMove::Step { from, to }, _)) if to == p => at = point_pos(rect, from).lerp(at, shown),
+            Some((TeloMove::Place(placed), _)) if placed == p => presence = shown,
+            _ => {}
+        }
+        paint_stone(&painter, at, radius * (0.6 + 0.4 * presence), owner, presence);
+        let landed = matches!(telo.last, Some((TeloMove::Place(q) | TeloMove::Step { to: q, .. }, _)) if q == p);
+        if landed && shown >= 1.0 {
+            painter.circle_stroke(at, radius + 5.0, egui::Stroke::new(3.0, mark));
+        }
         if telo.selected == Some(p) {
             painter.circle_stroke(at, radius + 5.0, egui::Stroke::new(3.0, egui::Color32::from_rgb(115, 255, 140)));
         }
@@ -292,19 +373,21 @@ mod tests {
         let mut t = telo(None, TeloLevel::Perfect);
         // Two people: W a1, B b1, W c1, B a2, W b3, B c3 (no three in a row), then moving.
         for p in [0u8, 1, 2, 3, 7, 8] {
-            click(&mut t, p);
+            click(&mut t, p, Duration::ZERO);
         }
         assert_eq!(t.game.moves().len(), 6);
         assert!(!t.game.position().placing());
         // White picks a1 and steps to the centre.
-        click(&mut t, 0);
+        click(&mut t, 0, Duration::ZERO);
         assert_eq!(t.selected, Some(0));
-        click(&mut t, 4);
+        click(&mut t, 4, Duration::ZERO);
         assert_eq!(t.game.moves().last(), Some(&TeloMove::Step { from: 0, to: 4 }));
         assert_eq!(t.selected, None);
+        // The move is kept to be shown: slid along its line, then marked.
+        assert_eq!(t.last.map(|(m, _)| m), Some(TeloMove::Step { from: 0, to: 4 }));
         // A click on an occupied point of the opponent does nothing.
         let before = t.game.moves().len();
-        click(&mut t, 4);
+        click(&mut t, 4, Duration::ZERO);
         assert_eq!(t.game.moves().len(), before);
     }
 
@@ -312,7 +395,7 @@ mod tests {
     fn the_person_cannot_move_for_the_cpu() {
         let mut t = telo(Some(Side::Black), TeloLevel::Perfect);
         assert!(t.cpu_to_move(), "White (the CPU) starts");
-        click(&mut t, 4);
+        click(&mut t, 4, Duration::ZERO);
         assert!(t.game.moves().is_empty());
     }
 }

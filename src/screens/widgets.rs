@@ -5,6 +5,25 @@ use crate::play::board::BoardFrame;
 use bevy::prelude::{DetectChangesMut, ResMut};
 use bevy_egui::egui;
 
+/// A stone as the board draws it: shadow, rim, body and a soft highlight, of radius `r` at `c`, `presence` from 0
+/// (gone) to 1 (fully there). Shared by the drawings egui makes of the game (the rules' examples, Fanoron-Telo).
+pub fn paint_stone(painter: &egui::Painter, c: egui::Pos2, r: f32, side: fanorona_engine::Side, presence: f32) {
+    use egui::Color32;
+    let (rim, body, shine, shine_r) = match side {
+        fanorona_engine::Side::White => {
+            (Color32::from_rgb(168, 153, 128), Color32::from_rgb(242, 235, 217), Color32::from_white_alpha(140), 0.42)
+        }
+        fanorona_engine::Side::Black => {
+            (Color32::from_rgb(13, 13, 15), Color32::from_rgb(48, 48, 54), Color32::from_white_alpha(41), 0.36)
+        }
+    };
+    let a = presence;
+    painter.circle_filled(c + egui::vec2(0.1, 0.14) * r, r * 1.02, Color32::from_black_alpha(97).gamma_multiply(a));
+    painter.circle_filled(c, r, rim.gamma_multiply(a));
+    painter.circle_filled(c, r * 0.8, body.gamma_multiply(a));
+    painter.circle_filled(c + egui::vec2(-0.25, -0.28) * r, shine_r * r, shine.gamma_multiply(a));
+}
+
 /// The smallest size of a [`big_button`].
 pub const BIG_BUTTON: egui::Vec2 = egui::vec2(220.0, 36.0);
 
