@@ -519,15 +519,17 @@ fn panel(
     let ctx = contexts.ctx_mut()?;
     side_panel(ctx, "analysis", 330.0, &mut frame, |ui| {
         // The way out first, beside the title: nothing above it grows, so it never moves under the pointer.
-        ui.horizontal(|ui| {
-            ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD));
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        // The title gives way (cut short) to the button in languages where both are long.
+        egui::Sides::new().shrink_left().truncate().show(
+            ui,
+            |ui| ui.heading(egui::RichText::new(t("analysis.title")).color(colors::GOLD)),
+            |ui| {
                 let close = ui.button(t("lessons.close"));
                 if report_button(ui, "analysis_close", &close).clicked() {
                     actions.write(AnalysisAction::Close);
                 }
-            });
-        });
+            },
+        );
         ui.label(egui::RichText::new(t("analysis.not_a_game")).small().color(colors::DIM));
         ui.horizontal(|ui| {
             if ui.selectable_label(!an.editing, t("analysis.explore")).clicked() {

@@ -40,10 +40,18 @@ pub fn centered(title: &str) -> egui::Window<'_> {
 /// language's text is longer (the text stays on one centred line); its place is reported to the web page (for
 /// tests) under [`button_id`].
 pub fn big_button(ui: &mut egui::Ui, key: &'static str) -> bool {
+    // The big buttons of one menu share the widest one's width, learnt in the pass before (egui lays the window
+    // out again at once when it grows).
+    let shared = ui.id().with("big button width");
+    let width = ui.data(|d| d.get_temp::<f32>(shared)).unwrap_or(BIG_BUTTON.x).max(BIG_BUTTON.x);
     let button = egui::Button::new(egui::RichText::new(t(key)).size(18.0))
         .wrap_mode(egui::TextWrapMode::Extend)
-        .min_size(BIG_BUTTON);
+        .min_size(egui::vec2(width, BIG_BUTTON.y));
     let r = ui.add(button);
+    if r.rect.width() > width + 0.5 {
+        ui.data_mut(|d| d.insert_temp(shared, r.rect.width()));
+        ui.ctx().request_discard("a big button is wider than its menu's others");
+    }
     report_button(ui, button_id(key), &r);
     r.clicked()
 }
