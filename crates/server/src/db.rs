@@ -166,7 +166,8 @@ pub struct Db {
     reader: Arc<Mutex<Connection>>,
 }
 
-fn now() -> i64 {
+/// The time now, in Unix seconds, as `created_at` and `updated_at` hold it.
+pub fn unix_now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
@@ -191,7 +192,7 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
 }
 
 fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
-    let t = now();
+    let t = unix_now();
     match write {
         Write::CreateGame(g) => {
             conn.execute(
@@ -365,10 +366,14 @@ impl Db {
         .await
     }
 
-    /// The game of an unused invite code's hash.
-    pub async fn find_invite(&self, hash: TokenHash) -> Result<Option<String>, DbError> {
+    /// The game of an unused invite code's hash, and when the game was created (Unix seconds), from which the
+    /// invite's age is counted.
+    pub async fn find_invite(&self, hash: TokenHash) -> Result<Option<(String, i64)>, DbError> {
         self.read(move |c| {
-            Ok(c.query_row("SELECT id FROM games WHERE invite_hash = ?1", [hash.to_vec()], |r| r.get(0)).optional()?)
+            Ok(c.query_row("SELECT id, created_at FROM games WHERE invite_hash = ?1", [hash.to_vec()], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?)
         })
         .await
     }
@@ -456,8 +461,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/games.sqlite3");
         let db = Db::open(&path).unwrap();
+        let before = unix_now();
         db.write(Write::CreateGame(new_game("g1"))).await.unwrap();
-        assert_eq!(db.find_invite([9; 32]).await.unwrap().as_deref(), Some("g1"));
+        let (id, created_at) = db.find_invite([9; 32]).await.unwrap().unwrap();
+        assert_eq!(id, "g1");
+        assert!((before..=unix_now()).contains(&created_at), "{created_at}");
         db.write(Write::TakeSeat { game: "g1".into(), side: "black", seat: seat(2, "B") }).await.unwrap();
         // An invite seats one player only.
         assert!(db.write(Write::TakeSeat { game: "g1".into(), side: "black", seat: seat(3, "C") }).await.is_err());

@@ -1,7 +1,7 @@
 //! The games in memory and every request that acts on them, each checked and stored before it is answered.
 
 use crate::Config;
-use crate::db::{Db, NewGame, StoredSeat, Write};
+use crate::db::{Db, NewGame, StoredSeat, Write, unix_now};
 use crate::room::{ConnHandle, Room, colour};
 use crate::tokens;
 use fanorona_engine::{Rules, Side, Turn, Variant};
@@ -208,7 +208,7 @@ impl Hub {
             }
         };
         let (id, token, invite, spectate) =
-            (tokens::new_game_id(), tokens::new_token(), tokens::new_token(), tokens::new_token());
+            (tokens::new_game_id(), tokens::new_token(), tokens::new_invite(), tokens::new_token());
         let seat = StoredSeat { token_hash: tokens::hash(&token), name: name.clone() };
         let (white, black) = match mine {
             Side::White => (Some(seat), None),
@@ -218,6 +218,7 @@ impl Hub {
             id: id.clone(),
             variant: board.tag().to_string(),
             rules: rules.to_tag(),
+            // The code is canonical already, so this is what `tokens::invite_hash` gives for any typed form of it.
             invite_hash: Some(tokens::hash(&invite)),
             spectate_hash: tokens::hash(&spectate),
             spectate_code: spectate.clone(),
@@ -238,10 +239,20 @@ impl Hub {
         Ok(Placed::Game(r, role(mine)))
     }
 
-    /// [`fanorona_net::ClientMsg::Join`].
+    /// [`fanorona_net::ClientMsg::Join`]: the invite in any form a person types it ([`tokens::invite_hash`]), while
+    /// it is unused and younger than [`Config::invite_ttl`].
     pub async fn join(&self, me: &ConnHandle, invite: &str, name: String) -> Result<Placed, Refusal> {
-        let unknown = || refuse(ErrorCode::UnknownGame, "no game has this invite code (or it was used)");
-        let id = self.db.find_invite(tokens::hash(invite)).await.map_err(internal)?.ok_or_else(unknown)?;
+        let hash = tokens::invite_hash(invite).ok_or_else(|| refuse(ErrorCode::InvalidField, "not an invite code"))?;
+        // An expired invite is answered exactly as one that never existed: either way there is nothing to join.
+        let id = match self.db.find_invite(hash).await.map_err(internal)? {
+            Some((id, created_at)) if !self.invite_expired(created_at) => id,
+            _ => {
+                return Err(refuse(
+                    ErrorCode::UnknownGame,
+                    "no game has this invite code (or it was used, or expired)",
+                ));
+            }
+        };
         let (r, mut room) = self.lock_room(&id).await?;
         let free = Side::BOTH.into_iter().find(|s| room.seats[s.index()].token_hash.is_none());
         let (true, Some(mine)) = (room.invite_open, free) else {
@@ -260,6 +271,13 @@ impl Hub {
         me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token, spectate });
         room.broadcast_state();
         Ok(Placed::Game(r.clone(), role(mine)))
+    }
+
+    /// Whether the invite of a game created at `created_at` (Unix seconds) is older than [`Config::invite_ttl`]. Both
+    /// times are whole seconds, so an invite may last up to a second longer than the TTL, never less.
+    fn invite_expired(&self, created_at: i64) -> bool {
+        let ttl = i64::try_from(self.config.invite_ttl.as_secs()).unwrap_or(i64::MAX);
+        unix_now().saturating_sub(created_at) > ttl
     }
 
     /// [`fanorona_net::ClientMsg::Resume`]: back to a seat; an older connection on it is closed.

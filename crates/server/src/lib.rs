@@ -48,6 +48,10 @@ pub struct Config {
     pub hello_timeout: Duration,
     /// Spectators allowed in one game.
     pub max_spectators: usize,
+    /// How long after its game's creation an invite code still seats the friend, counted in whole seconds (a
+    /// fraction is dropped); later it is refused as unknown. Short codes are guessable in principle, so they do not
+    /// stay valid forever.
+    pub invite_ttl: Duration,
     /// Reverse proxies whose `X-Forwarded-For` header names the client (see [`client_ip`]); none by default, so
     /// that a client cannot choose the address its connections count against.
     pub trusted_proxies: Vec<IpAddr>,
@@ -64,6 +68,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(90),
             hello_timeout: Duration::from_secs(10),
             max_spectators: 100,
+            invite_ttl: Duration::from_secs(24 * 60 * 60),
             trusted_proxies: Vec::new(),
         }
     }
