@@ -642,3 +642,50 @@ async fn invites_expire() {
     assert_eq!(join(&mut b, &old_invite).await, Err(ErrorCode::UnknownGame));
     assert_eq!(join(&mut b, &recent_invite).await, Ok(Colour::Black));
 }
+
+/// A client that says hello through a trusted proxy (the server's loopback peer) on behalf of `forwarded`.
+async fn connect_from(addr: std::net::SocketAddr, forwarded: &str) -> Client {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    request.headers_mut().insert("x-forwarded-for", forwarded.parse().unwrap());
+    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let mut c = Client { ws };
+    c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION }).await;
+    assert_eq!(c.recv().await, ServerMsg::Welcome { version: PROTOCOL_VERSION });
+    c
+}
+
+#[tokio::test]
+async fn an_address_that_tries_wrong_invite_codes_is_refused_even_the_right_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config { max_failed_joins: 3, trusted_proxies: vec!["127.0.0.1".parse().unwrap()], ..fast() };
+    let server = start(&dir.path().join("db.sqlite3"), config, None).await;
+    let (_a, _, first) = created(server.addr).await;
+    let (_b, _, second) = created(server.addr).await;
+    let guesser = "203.0.113.7";
+    let mut g = connect_from(server.addr, guesser).await;
+    for _ in 0..2 {
+        assert_eq!(join(&mut g, &wrong(&first)).await, Err(ErrorCode::UnknownGame));
+    }
+    // A successful join from the same address does not count...
+    let mut friend = connect_from(server.addr, guesser).await;
+    assert_eq!(join(&mut friend, &first).await, Ok(Colour::Black));
+    // ... so a third wrong code is still looked up and refused as unknown,
+    assert_eq!(join(&mut g, &wrong(&second)).await, Err(ErrorCode::UnknownGame));
+    // and past it every join from the address is refused, the right code included, on any of its connections, with
+    // a message that says how long to wait.
+    g.send(&ClientMsg::Join { invite: second.clone(), name: String::new() }).await;
+    let (code, message) = g
+        .recv_until(|m| match m {
+            ServerMsg::Error { code, message } => Some((*code, message.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, ErrorCode::RateLimited);
+    assert!(message.contains("wrong invite codes") && message.contains("10 minutes"), "{message}");
+    let mut again = connect_from(server.addr, guesser).await;
+    assert_eq!(join(&mut again, &second).await, Err(ErrorCode::RateLimited));
+    // The refusals did not use the invite, and another address is not concerned.
+    let mut other = connect_from(server.addr, "203.0.113.8").await;
+    assert_eq!(join(&mut other, &second).await, Ok(Colour::Black));
+}
