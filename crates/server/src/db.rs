@@ -8,7 +8,9 @@
 //!
 //! Tokens are stored as SHA-256 hashes: whoever reads the database file (a backup, a leak) still cannot take a
 //! seat. They are 128 random bits, not passwords, so a plain hash without salt or stretching is enough, and a
-//! lookup stays one index seek. The spectator code is also kept in the clear, so that a game loaded again can give
+//! lookup stays one index seek. Invite codes are hashed the same way, in their canonical form; at 50 bits, a leaked
+//! file could be searched for them with a lot of computing, which would give at most the free seats of games whose
+//! invites have not yet expired. The spectator code is also kept in the clear, so that a game loaded again can give
 //! it to its players to share: it only lets one watch, and the file holds the game's turns anyway.
 
 use rusqlite::{Connection, OptionalExtension, params};
