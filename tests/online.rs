@@ -165,7 +165,11 @@ fn a_game_between_two_apps_through_a_real_server() {
     assert_eq!(screen(&a), Screen::Online, "the creator waits for the friend on the online screen");
     let invite = online(&a).invite().unwrap().to_string();
     assert!(online(&a).invite_link().unwrap().ends_with(&format!("/?join={invite}")));
-    start(&mut b, &server.url, "Be", Goal::Join(invite));
+    // A short code, read out over the phone and typed by the friend in lower case as shown, hyphen and all.
+    assert_eq!(invite.len(), fanorona_net::INVITE_CHARS, "{invite}");
+    let typed = fanorona_net::format_invite(&invite).to_lowercase();
+    assert!(typed.contains('-'), "{typed}");
+    start(&mut b, &server.url, "Be", Goal::Join(fanorona::online::parse_invite(&typed).expect("an invite")));
     drive(&mut [&mut a, &mut b], "both seated in the game", |apps| {
         apps.iter().all(|app| screen(app) == Screen::Playing && online(app).in_game())
     });

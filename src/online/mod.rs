@@ -330,15 +330,26 @@ pub fn join_link(server: &str, code: &str) -> String {
     format!("{scheme}://{host}/?join={code}")
 }
 
-/// An invite or spectator code as typed or pasted: the code itself, or a link holding `join=<code>`; lower case,
-/// without spaces. `None` if it is not a code.
-pub fn parse_code(text: &str) -> Option<String> {
+/// The code in what was typed or pasted: the code itself, or a link holding `join=<code>`.
+fn typed_code(text: &str) -> &str {
     let text = text.trim();
-    let code = match text.split_once("join=") {
+    match text.split_once("join=") {
         Some((_, rest)) => rest.split(['&', '#']).next().unwrap_or(rest),
         None => text,
-    };
-    let code: String = code.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    }
+}
+
+/// An invite as typed, read aloud or pasted (the code, `7KQ2M-XW9PD` in any case, or a link holding `join=<code>`):
+/// the short code in the server's form, or an older server's 32-digit invite. `None` if it is not an invite.
+pub fn parse_invite(text: &str) -> Option<String> {
+    let code = typed_code(text);
+    fanorona_net::normalize_invite(code).or_else(|| parse_code(code))
+}
+
+/// A spectator code as typed or pasted: the code itself, or a link holding `join=<code>`; lower case, without
+/// spaces. `None` if it is not a code.
+pub fn parse_code(text: &str) -> Option<String> {
+    let code: String = typed_code(text).chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
     fanorona_net::check_token(&code).ok().map(|()| code)
 }
 
@@ -932,6 +943,13 @@ mod tests {
         assert_eq!(parse_code(&code.to_ascii_uppercase()), Some(code.to_string()));
         assert_eq!(parse_code("not a code"), None);
         assert_eq!(parse_code(""), None);
+        // Invites: the short code however it is typed or read out, in a link too, and the older long ones.
+        assert_eq!(parse_invite("7kq2m-xw9pd").as_deref(), Some("7KQ2MXW9PD"));
+        assert_eq!(parse_invite(" 7KQ2M XW9PD ").as_deref(), Some("7KQ2MXW9PD"));
+        assert_eq!(parse_invite("http://x.example/?join=7KQ2MXW9PD&lang=fr").as_deref(), Some("7KQ2MXW9PD"));
+        assert_eq!(parse_invite(&code.to_ascii_uppercase()), Some(code.to_string()));
+        assert_eq!(parse_invite("7KQ2M-XW9P"), None);
+        assert_eq!(parse_invite(""), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::i18n::FluentValue;
 use crate::i18n::{side_name, t, tf};
-use crate::online::{Goal, Link, Online, default_server, parse_code};
+use crate::online::{Goal, Link, Online, default_server, parse_code, parse_invite};
 use crate::platform::cli::Options;
 use crate::platform::redraw::FrameDemand;
 use crate::play::board::BoardFrame;
@@ -87,7 +87,7 @@ fn join_at_once(form: Option<ResMut<OnlineForm>>, mut online: ResMut<Online>) {
     if !std::mem::take(&mut form.join_at_once) {
         return;
     }
-    match parse_code(&form.join_code) {
+    match parse_invite(&form.join_code) {
         Some(code) => online.start(&form.server, &form.name, Goal::Join(code)),
         None => online.fail(t("online.bad_code").to_string()),
     }
@@ -143,9 +143,10 @@ fn waiting(ui: &mut egui::Ui, ctx: &egui::Context, online: &mut Online) {
     }
     if online.queued() {
         ui.label(t("online.queued"));
-    } else if let Some(code) = online.invite().map(str::to_string) {
+    } else if let Some(code) = online.invite().map(fanorona_net::format_invite) {
         ui.label(t("online.invite_intro"));
-        ui.label(egui::RichText::new(&code).monospace().size(15.0).color(colors::GOLD));
+        // Short and grouped, to be read out over the phone: `7KQ2M-XW9PD`.
+        ui.label(egui::RichText::new(&code).monospace().size(22.0).color(colors::GOLD));
         let link = online.invite_link().unwrap_or_default();
         crate::platform::web::event_once("invite", &link);
         ui.label(egui::RichText::new(&link).monospace().small());
@@ -219,7 +220,7 @@ fn form_ui(ui: &mut egui::Ui, form: &mut OnlineForm, online: &mut Online) {
     });
     ui.separator();
     if code_row(ui, "online.code", "online.join", &mut form.join_code) {
-        match parse_code(&form.join_code) {
+        match parse_invite(&form.join_code) {
             Some(code) => online.start(&form.server, &form.name, Goal::Join(code)),
             None => online.fail(t("online.bad_code").to_string()),
         }

@@ -33,8 +33,13 @@
 //! After a lost connection, a client reconnects after [`Backoff`]'s delays and sends [`Session::on_connected`]'s
 //! messages (hello, then `resume` with its seat token): it is back in its seat with a fresh [`ServerMsg::State`].
 //!
-//! Tokens and invite codes are secrets of 128 random bits (32 hexadecimal digits): keep them to reconnect, never
-//! show the seat token to the opponent. The game id is not a secret and grants nothing.
+//! Seat and spectator tokens are secrets of 128 random bits (32 hexadecimal digits): keep them to reconnect, never
+//! show the seat token to the opponent. An invite code is shorter, to be read aloud or typed from a phone: 10
+//! characters of Crockford's base32 ([`INVITE_ALPHABET`], 50 random bits), shown as `ABCDE-FGHJK`
+//! ([`format_invite`]) and read back from whatever a person typed ([`normalize_invite`]). It seats one player, for a
+//! limited time, and the server refuses joins from an address that sent too many wrong codes
+//! ([`ErrorCode::RateLimited`]), so that trying codes until one fits takes far too long to be worth it. The game
+//! id is not a secret and grants nothing.
 //!
 //! ```
 //! use fanorona_net::{ClientMsg, ServerMsg, PROTOCOL_VERSION};
@@ -74,8 +79,18 @@ pub const MAX_TURN_BYTES: usize = 512;
 /// The longest rules text, in bytes.
 pub const MAX_RULES_BYTES: usize = 256;
 
-/// The length of a token or invite code: 32 hexadecimal digits (128 bits).
+/// The length of a seat or spectator token: 32 hexadecimal digits (128 bits). Servers before short invite codes
+/// gave invites of this form too, and [`check_invite`] still accepts one.
 pub const TOKEN_CHARS: usize = 32;
+
+/// The length of an invite code in its canonical form ([`normalize_invite`]): 10 characters of
+/// [`INVITE_ALPHABET`], 50 bits.
+pub const INVITE_CHARS: usize = 10;
+
+/// The characters of an invite code: Crockford's base32, the digits and the upper-case letters without I, L, O and
+/// U, so that no two of them are easily mistaken for each other when read aloud or handwritten. Each stands for 5
+/// bits, in this order.
+pub const INVITE_ALPHABET: &str = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /// The board of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -184,7 +199,8 @@ pub enum ClientMsg {
     },
     /// Takes the free seat of a game with the invite code from [`ServerMsg::Created`].
     Join {
-        /// The invite code.
+        /// The invite code, in any form [`normalize_invite`] reads (as the player typed it, say), or a 32-digit
+        /// invite of an older server ([`check_invite`]).
         invite: String,
         /// The joiner's display name.
         #[serde(default)]
@@ -300,7 +316,9 @@ pub enum ServerMsg {
         colour: Colour,
         /// The creator's seat token (secret: keep it to reconnect).
         token: String,
-        /// The code that seats the friend (once).
+        /// The code that seats the friend (once, for a limited time): [`INVITE_CHARS`] characters of
+        /// [`INVITE_ALPHABET`] without grouping, to be shown with [`format_invite`]. (An older server sends 32
+        /// hexadecimal digits; [`format_invite`] leaves those as they are.)
         invite: String,
         /// The token that lets anyone holding it watch.
         spectate: String,
@@ -410,9 +428,10 @@ pub enum ErrorCode {
     InvalidField,
     /// The first message must be [`ClientMsg::Hello`].
     HelloFirst,
-    /// Too many messages per second; slow down.
+    /// Too many messages per second, or too many wrong invite codes from this address lately (the message says how
+    /// long to wait); slow down.
     RateLimited,
-    /// No game has this token or invite code.
+    /// No game has this token or invite code, or the invite was used or has expired.
     UnknownGame,
     /// The invite was already used: the seat is taken.
     SeatTaken,
@@ -519,7 +538,7 @@ fn validate_client(msg: &ClientMsg) -> Result<(), ParseError> {
             Ok(())
         }
         ClientMsg::Join { invite, name } => {
-            check_token(invite)?;
+            check_invite(invite)?;
             check_name(name)
         }
         ClientMsg::Resume { token } | ClientMsg::Spectate { token } => check_token(token),
@@ -563,13 +582,88 @@ fn is_format_char(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
 }
 
-/// Whether `token` has the form of a token or invite code: [`TOKEN_CHARS`] lowercase hexadecimal digits.
+/// Whether `token` has the form of a seat or spectator token: [`TOKEN_CHARS`] lowercase hexadecimal digits.
 pub fn check_token(token: &str) -> Result<(), ParseError> {
     if token.len() == TOKEN_CHARS && token.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         Ok(())
     } else {
         Err(ParseError::new(ErrorCode::InvalidField, format!("tokens are {TOKEN_CHARS} lowercase hexadecimal digits")))
     }
+}
+
+/// Whether `invite` has the form of an invite code: anything [`normalize_invite`] reads, or a token of
+/// [`TOKEN_CHARS`] lowercase hexadecimal digits. The long form is what servers gave before short codes; it stays
+/// accepted so that invites handed out just before an upgrade still seat their friend (until they expire). The two
+/// never overlap: the short form has 10 characters once spaces and hyphens are left out, the long one 32.
+pub fn check_invite(invite: &str) -> Result<(), ParseError> {
+    if normalize_invite(invite).is_some() || check_token(invite).is_ok() {
+        Ok(())
+    } else {
+        Err(ParseError::new(
+            ErrorCode::InvalidField,
+            format!("an invite code is {INVITE_CHARS} letters and digits, like 7KQ2M-XW9PD"),
+        ))
+    }
+}
+
+/// The canonical form of an invite code as a person typed or read it out: [`INVITE_CHARS`] characters of
+/// [`INVITE_ALPHABET`], or `None` if it is not one. Letters may be in either case; spaces, hyphens and dashes may
+/// stand anywhere (a code is shown grouped, and gets copied with its grouping); and, as in Crockford's base32, `O`
+/// is read as `0`, and `I` and `L` as `1`, since the alphabet leaves those letters out precisely because they look
+/// like the digits. `U` is no code character. Never panics, whatever the text.
+///
+/// ```
+/// use fanorona_net::normalize_invite;
+/// assert_eq!(normalize_invite(" 7kq2m-xw9pd "), Some("7KQ2MXW9PD".to_string()));
+/// assert_eq!(normalize_invite("7KQ2M XW9PO"), Some("7KQ2MXW9P0".to_string()));
+/// assert_eq!(normalize_invite("7KQ2M-XW9P"), None);
+/// ```
+pub fn normalize_invite(text: &str) -> Option<String> {
+    let mut code = String::with_capacity(INVITE_CHARS);
+    for c in text.chars() {
+        if c.is_whitespace() || is_dash(c) {
+            continue;
+        }
+        let c = match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c if c.is_ascii() && INVITE_ALPHABET.contains(c) => c,
+            _ => return None,
+        };
+        // Stop at the first character too many rather than reading a long text to its end.
+        if code.len() == INVITE_CHARS {
+            return None;
+        }
+        code.push(c);
+    }
+    (code.len() == INVITE_CHARS).then_some(code)
+}
+
+/// Hyphens and the dashes that text editors and chat apps put in their place.
+fn is_dash(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}')
+}
+
+/// An invite code as shown to people: its canonical form in two groups of five, `ABCDE-FGHJK`, easier to read
+/// aloud and to compare. Text that is no short code (a 32-digit invite of an older server) is returned unchanged, so
+/// that a client can pass whatever [`ServerMsg::Created`] carried.
+///
+/// ```
+/// assert_eq!(fanorona_net::format_invite("7kq2mxw9pd"), "7KQ2M-XW9PD");
+/// ```
+pub fn format_invite(code: &str) -> String {
+    match normalize_invite(code) {
+        Some(c) => format!("{}-{}", &c[..INVITE_CHARS / 2], &c[INVITE_CHARS / 2..]),
+        None => code.to_string(),
+    }
+}
+
+/// The invite code of the low 50 bits of `bits` (the higher ones are ignored), in canonical form: each character
+/// stands for 5 bits, the most significant first. Different 50-bit values give different codes, so a server that
+/// draws the bits at random draws the code at random.
+pub fn invite_from_bits(bits: u64) -> String {
+    let alphabet = INVITE_ALPHABET.as_bytes();
+    (0..INVITE_CHARS).rev().map(|i| char::from(alphabet[((bits >> (5 * i)) & 31) as usize])).collect()
 }
 
 /// Reconnection delays for a client that lost its connection: doubling from 250 ms to at most 10 s, each spread by
@@ -774,6 +868,83 @@ mod tests {
         assert_eq!(code(r#"{"type":"quick_match","board":"9x5","name":"a\nb"}"#), ErrorCode::InvalidField);
         assert_eq!(code(r#"{"type":"quick_match","board":"9x5","name":"a\u202eb"}"#), ErrorCode::InvalidField);
         assert_eq!(parse_client_bytes(&[0xff, 0xfe]).unwrap_err().code, ErrorCode::Malformed);
+    }
+
+    /// The 50 bits a canonical code stands for (the inverse of [`invite_from_bits`]).
+    fn invite_bits(code: &str) -> u64 {
+        code.bytes().fold(0, |acc, b| (acc << 5) | INVITE_ALPHABET.bytes().position(|a| a == b).unwrap() as u64)
+    }
+
+    #[test]
+    fn invite_codes_read_what_people_type() {
+        let canonical = Some("7KQ2MXW9PD".to_string());
+        for typed in
+            ["7KQ2MXW9PD", "7kq2mxw9pd", "7KQ2M-XW9PD", " 7kq2m xw9pd\n", "7-k-q-2-m x w 9 p d", "7KQ2M\u{2013}XW9PD"]
+        {
+            assert_eq!(normalize_invite(typed), canonical, "{typed:?}");
+        }
+        // Crockford's confusions: O is zero, I and L are one, in either case.
+        assert_eq!(normalize_invite("oOiIlL0123").as_deref(), Some("0011110123"));
+        // Too short, too long, a letter the alphabet leaves out, punctuation, other scripts: not a code.
+        for bad in ["", "   -  ", "7KQ2MXW9P", "7KQ2MXW9PDX", "7KQ2MXW9PU", "7KQ2M_XW9PD", "7KQ2M.XW9PD", "7KQ2MXW9PÉ"]
+        {
+            assert_eq!(normalize_invite(bad), None, "{bad:?}");
+        }
+        assert_eq!(normalize_invite(&"A".repeat(100_000)), None);
+        // Whatever it returns is canonical: read again, it is unchanged.
+        for code in ["0000000000", "ZZZZZZZZZZ", "7KQ2MXW9PD"] {
+            assert_eq!(normalize_invite(code).as_deref(), Some(code));
+            assert!(code.bytes().all(|b| INVITE_ALPHABET.as_bytes().contains(&b)));
+        }
+    }
+
+    #[test]
+    fn invite_codes_are_shown_in_two_groups() {
+        assert_eq!(format_invite("7kq2mxw9pd"), "7KQ2M-XW9PD");
+        assert_eq!(format_invite(" 7KQ2M - XW9PO"), "7KQ2M-XW9P0");
+        assert_eq!(normalize_invite(&format_invite("7KQ2MXW9PD")).as_deref(), Some("7KQ2MXW9PD"));
+        // An older server's long invite, or anything else, is left as it came.
+        let long = "0123456789abcdef0123456789abcdef";
+        assert_eq!(format_invite(long), long);
+        assert_eq!(format_invite("hello"), "hello");
+    }
+
+    #[test]
+    fn invite_codes_stand_for_50_bits_each() {
+        assert_eq!(INVITE_ALPHABET.len(), 32);
+        assert_eq!(invite_from_bits(0), "0000000000");
+        assert_eq!(invite_from_bits((1 << 50) - 1), "ZZZZZZZZZZ");
+        assert_eq!(invite_from_bits(u64::MAX), "ZZZZZZZZZZ", "the bits above 50 are ignored");
+        assert_eq!(invite_from_bits(1 << 45), "1000000000", "the most significant character first");
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let code = invite_from_bits(x);
+            assert_eq!(code.len(), INVITE_CHARS);
+            assert_eq!(normalize_invite(&code).as_deref(), Some(code.as_str()));
+            assert_eq!(invite_bits(&code), x & ((1 << 50) - 1), "no two 50-bit values share a code");
+        }
+    }
+
+    #[test]
+    fn joins_take_short_invites_as_typed_and_long_ones_of_older_servers() {
+        let join =
+            |invite: &str| parse_client(&ClientMsg::Join { invite: invite.into(), name: String::new() }.to_json());
+        for ok in ["7KQ2MXW9PD", "7kq2m-xw9pd", " 7KQ2M XW9PO ", "0123456789abcdef0123456789abcdef"] {
+            assert!(join(ok).is_ok(), "{ok:?}");
+        }
+        // The message is kept as sent: the server reads the code when it looks it up.
+        assert_eq!(join("7kq2m-xw9pd").unwrap(), ClientMsg::Join { invite: "7kq2m-xw9pd".into(), name: String::new() });
+        for bad in
+            ["7KQ2MXW9P", "7KQ2MXW9PU", "0123456789ABCDEF0123456789ABCDEF", "0123456789abcdef0123456789abcde", ""]
+        {
+            assert_eq!(join(bad).unwrap_err().code, ErrorCode::InvalidField, "{bad:?}");
+        }
+        // Seat and spectator tokens stay long: a short code is no token.
+        assert_eq!(
+            parse_client(&ClientMsg::Resume { token: "7KQ2MXW9PD".into() }.to_json()).unwrap_err().code,
+            ErrorCode::InvalidField
+        );
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Fuzzes the message parsers: random and mutated inputs never panic, and every refusal is a typed error.
 
-use fanorona_net::{ClientMsg, ErrorCode, parse_client, parse_client_bytes, parse_server};
+use fanorona_net::{
+    ClientMsg, ErrorCode, INVITE_ALPHABET, INVITE_CHARS, format_invite, normalize_invite, parse_client,
+    parse_client_bytes, parse_server,
+};
 use proptest::prelude::*;
 
 /// Valid messages to mutate, so that the fuzzer reaches deep into the JSON shapes rather than failing at byte 0.
@@ -8,6 +11,7 @@ const SEEDS: &[&str] = &[
     r#"{"type":"hello","version":1}"#,
     r#"{"type":"create","board":"9x5","rules":"first=black relay=lines","colour":"random","name":"Rasoa"}"#,
     r#"{"type":"join","invite":"0123456789abcdef0123456789abcdef","name":"Be"}"#,
+    r#"{"type":"join","invite":"7kq2m-xw9pd","name":"Be"}"#,
     r#"{"type":"resume","token":"0123456789abcdef0123456789abcdef"}"#,
     r#"{"type":"turn","ply":12,"turn":"d3-e3A e3-e4W"}"#,
     r#"{"type":"quick_match","board":"5x5"}"#,
@@ -81,6 +85,25 @@ proptest! {
     ) {
         let text = format!(r#"{{"type":"{ty}","{key}":{value}}}"#);
         check(text.as_bytes());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    /// Whatever is typed, reading it as an invite code never panics, and a code read is canonical: in the alphabet,
+    /// read again unchanged, shown grouped and read back from its grouping.
+    #[test]
+    fn typed_invites_never_panic_and_read_canonically(text in "([0-9A-Za-z\u{e9}][ \\-\u{2013}]?){8,12}|\\PC{0,30}") {
+        if let Some(code) = normalize_invite(&text) {
+            prop_assert_eq!(code.len(), INVITE_CHARS);
+            prop_assert!(code.chars().all(|c| INVITE_ALPHABET.contains(c)));
+            prop_assert_eq!(normalize_invite(&code), Some(code.clone()));
+            let shown = format_invite(&text);
+            prop_assert_eq!(normalize_invite(&shown), Some(code));
+        } else {
+            prop_assert_eq!(format_invite(&text), text);
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use fanorona_net::{
     ClientMsg, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, Role, ServerMsg, parse_client, parse_client_bytes,
 };
 use futures_util::{SinkExt, StreamExt};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{Notify, mpsc};
@@ -156,7 +157,7 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
             }
             continue;
         }
-        if let Err(refusal) = handle(&hub, &me, &mut place, msg).await {
+        if let Err(refusal) = handle(&hub, &me, guard.ip(), &mut place, msg).await {
             me.send(&refusal.to_msg());
         }
     }
@@ -181,8 +182,8 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
     drop(guard);
 }
 
-/// One request after the hello.
-async fn handle(hub: &Hub, me: &ConnHandle, place: &mut Place, msg: ClientMsg) -> Result<(), Refusal> {
+/// One request after the hello, from a client at `ip`.
+async fn handle(hub: &Hub, me: &ConnHandle, ip: IpAddr, place: &mut Place, msg: ClientMsg) -> Result<(), Refusal> {
     let not_in_game = || refuse(ErrorCode::NotInGame, "join or create a game first");
     let already = || refuse(ErrorCode::AlreadyInGame, "this connection is already in a game or queue");
     match msg {
@@ -216,7 +217,7 @@ async fn handle(hub: &Hub, me: &ConnHandle, place: &mut Place, msg: ClientMsg) -
         Place::Lobby if placing => {
             let placed = match msg {
                 ClientMsg::Create { board, rules, colour, name } => hub.create(me, board, &rules, colour, name).await,
-                ClientMsg::Join { invite, name } => hub.join(me, &invite, name).await,
+                ClientMsg::Join { invite, name } => hub.join(me, ip, &invite, name).await,
                 ClientMsg::Resume { token } => hub.resume(me, &token).await,
                 ClientMsg::Spectate { token } => hub.spectate(me, &token).await,
                 ClientMsg::QuickMatch { board, name } => hub.quick_match(me, board, name).await,

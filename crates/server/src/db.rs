@@ -8,7 +8,9 @@
 //!
 //! Tokens are stored as SHA-256 hashes: whoever reads the database file (a backup, a leak) still cannot take a
 //! seat. They are 128 random bits, not passwords, so a plain hash without salt or stretching is enough, and a
-//! lookup stays one index seek. The spectator code is also kept in the clear, so that a game loaded again can give
+//! lookup stays one index seek. Invite codes are hashed the same way, in their canonical form; at 50 bits, a leaked
+//! file could be searched for them with a lot of computing, which would give at most the free seats of games whose
+//! invites have not yet expired. The spectator code is also kept in the clear, so that a game loaded again can give
 //! it to its players to share: it only lets one watch, and the file holds the game's turns anyway.
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -166,7 +168,8 @@ pub struct Db {
     reader: Arc<Mutex<Connection>>,
 }
 
-fn now() -> i64 {
+/// The time now, in Unix seconds, as `created_at` and `updated_at` hold it.
+pub fn unix_now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
@@ -191,7 +194,7 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
 }
 
 fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
-    let t = now();
+    let t = unix_now();
     match write {
         Write::CreateGame(g) => {
             conn.execute(
@@ -365,10 +368,14 @@ impl Db {
         .await
     }
 
-    /// The game of an unused invite code's hash.
-    pub async fn find_invite(&self, hash: TokenHash) -> Result<Option<String>, DbError> {
+    /// The game of an unused invite code's hash, and when the game was created (Unix seconds), from which the
+    /// invite's age is counted.
+    pub async fn find_invite(&self, hash: TokenHash) -> Result<Option<(String, i64)>, DbError> {
         self.read(move |c| {
-            Ok(c.query_row("SELECT id FROM games WHERE invite_hash = ?1", [hash.to_vec()], |r| r.get(0)).optional()?)
+            Ok(c.query_row("SELECT id, created_at FROM games WHERE invite_hash = ?1", [hash.to_vec()], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?)
         })
         .await
     }
@@ -456,8 +463,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/games.sqlite3");
         let db = Db::open(&path).unwrap();
+        let before = unix_now();
         db.write(Write::CreateGame(new_game("g1"))).await.unwrap();
-        assert_eq!(db.find_invite([9; 32]).await.unwrap().as_deref(), Some("g1"));
+        let (id, created_at) = db.find_invite([9; 32]).await.unwrap().unwrap();
+        assert_eq!(id, "g1");
+        assert!((before..=unix_now()).contains(&created_at), "{created_at}");
         db.write(Write::TakeSeat { game: "g1".into(), side: "black", seat: seat(2, "B") }).await.unwrap();
         // An invite seats one player only.
         assert!(db.write(Write::TakeSeat { game: "g1".into(), side: "black", seat: seat(3, "C") }).await.is_err());

@@ -1,7 +1,8 @@
 //! The games in memory and every request that acts on them, each checked and stored before it is answered.
 
 use crate::Config;
-use crate::db::{Db, NewGame, StoredSeat, Write};
+use crate::db::{Db, NewGame, StoredSeat, Write, unix_now};
+use crate::guesses::FailedJoins;
 use crate::room::{ConnHandle, Room, colour};
 use crate::tokens;
 use fanorona_engine::{Rules, Side, Turn, Variant};
@@ -9,7 +10,8 @@ use fanorona_net::{Board, ColourChoice, ErrorCode, OfferKind, Role, ServerMsg};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, MutexGuard as StdMutexGuard};
+use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, OwnedMutexGuard, oneshot};
 
 /// A shared game.
@@ -65,6 +67,7 @@ pub struct Hub {
     rooms: Mutex<HashMap<String, RoomRef>>,
     queue: StdMutex<HashMap<Board, Waiting>>,
     per_ip: StdMutex<HashMap<IpAddr, usize>>,
+    failed_joins: StdMutex<FailedJoins>,
     connections: AtomicUsize,
     next_conn: AtomicU64,
 }
@@ -73,6 +76,13 @@ pub struct Hub {
 pub struct IpGuard {
     hub: Arc<Hub>,
     ip: IpAddr,
+}
+
+impl IpGuard {
+    /// The client address the connection counts against (see [`crate::client_ip`]).
+    pub fn ip(&self) -> IpAddr {
+        self.ip
+    }
 }
 
 impl Drop for IpGuard {
@@ -100,12 +110,17 @@ impl Hub {
     pub fn new(db: Db, config: Config) -> Hub {
         Hub {
             db,
-            config,
             rooms: Mutex::new(HashMap::new()),
             queue: StdMutex::new(HashMap::new()),
             per_ip: StdMutex::new(HashMap::new()),
+            failed_joins: StdMutex::new(FailedJoins::new(
+                config.max_failed_joins,
+                config.failed_join_window,
+                config.failed_join_addresses,
+            )),
             connections: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
+            config,
         }
     }
 
@@ -208,7 +223,7 @@ impl Hub {
             }
         };
         let (id, token, invite, spectate) =
-            (tokens::new_game_id(), tokens::new_token(), tokens::new_token(), tokens::new_token());
+            (tokens::new_game_id(), tokens::new_token(), tokens::new_invite(), tokens::new_token());
         let seat = StoredSeat { token_hash: tokens::hash(&token), name: name.clone() };
         let (white, black) = match mine {
             Side::White => (Some(seat), None),
@@ -218,6 +233,7 @@ impl Hub {
             id: id.clone(),
             variant: board.tag().to_string(),
             rules: rules.to_tag(),
+            // The code is canonical already, so this is what `tokens::invite_hash` gives for any typed form of it.
             invite_hash: Some(tokens::hash(&invite)),
             spectate_hash: tokens::hash(&spectate),
             spectate_code: spectate.clone(),
@@ -238,10 +254,27 @@ impl Hub {
         Ok(Placed::Game(r, role(mine)))
     }
 
-    /// [`fanorona_net::ClientMsg::Join`].
-    pub async fn join(&self, me: &ConnHandle, invite: &str, name: String) -> Result<Placed, Refusal> {
-        let unknown = || refuse(ErrorCode::UnknownGame, "no game has this invite code (or it was used)");
-        let id = self.db.find_invite(tokens::hash(invite)).await.map_err(internal)?.ok_or_else(unknown)?;
+    /// [`fanorona_net::ClientMsg::Join`] from a client at `ip`: the invite in any form a person types it
+    /// ([`tokens::invite_hash`]), while it is unused and younger than [`Config::invite_ttl`]. An address that sent
+    /// too many wrong codes lately ([`Config::max_failed_joins`]) is refused before its code is looked up.
+    pub async fn join(&self, me: &ConnHandle, ip: IpAddr, invite: &str, name: String) -> Result<Placed, Refusal> {
+        let allowed = self.failed_joins().check(ip, Instant::now());
+        if let Err(wait) = allowed {
+            let text = format!("too many wrong invite codes from this address; try again in {}", in_words(wait));
+            return Err(refuse(ErrorCode::RateLimited, text));
+        }
+        let hash = tokens::invite_hash(invite).ok_or_else(|| refuse(ErrorCode::InvalidField, "not an invite code"))?;
+        // An expired invite is answered exactly as one that never existed: either way there is nothing to join.
+        let id = match self.db.find_invite(hash).await.map_err(internal)? {
+            Some((id, created_at)) if !self.invite_expired(created_at) => id,
+            _ => {
+                self.failed_joins().record(ip, Instant::now());
+                return Err(refuse(
+                    ErrorCode::UnknownGame,
+                    "no game has this invite code (or it was used, or expired)",
+                ));
+            }
+        };
         let (r, mut room) = self.lock_room(&id).await?;
         let free = Side::BOTH.into_iter().find(|s| room.seats[s.index()].token_hash.is_none());
         let (true, Some(mine)) = (room.invite_open, free) else {
@@ -260,6 +293,17 @@ impl Hub {
         me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token, spectate });
         room.broadcast_state();
         Ok(Placed::Game(r.clone(), role(mine)))
+    }
+
+    fn failed_joins(&self) -> StdMutexGuard<'_, FailedJoins> {
+        self.failed_joins.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether the invite of a game created at `created_at` (Unix seconds) is older than [`Config::invite_ttl`]. Both
+    /// times are whole seconds, so an invite may last up to a second longer than the TTL, never less.
+    fn invite_expired(&self, created_at: i64) -> bool {
+        let ttl = i64::try_from(self.config.invite_ttl.as_secs()).unwrap_or(i64::MAX);
+        unix_now().saturating_sub(created_at) > ttl
     }
 
     /// [`fanorona_net::ClientMsg::Resume`]: back to a seat; an older connection on it is closed.
@@ -507,6 +551,17 @@ impl Hub {
     }
 }
 
+/// A wait as a person reads it: seconds under a minute, else minutes, rounded up.
+fn in_words(wait: Duration) -> String {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    match seconds {
+        0..=1 => "a second".to_string(),
+        2..=59 => format!("{seconds} seconds"),
+        60 => "a minute".to_string(),
+        _ => format!("{} minutes", seconds.div_ceil(60)),
+    }
+}
+
 /// How many turns to take back so that `side` is to move again before its last turn: 1 or 2, or None if it has
 /// not played.
 fn undo_count(room: &Room, side: Side) -> Option<usize> {
@@ -535,5 +590,22 @@ fn open(room: &Room) -> Result<(), Refusal> {
     match room.game.outcome() {
         Some(o) => Err(refuse(ErrorCode::GameOver, format!("the game is over: {o}"))),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waits_read_as_words_rounded_up() {
+        let words = |ms| in_words(Duration::from_millis(ms));
+        assert_eq!(words(0), "a second");
+        assert_eq!(words(1_000), "a second");
+        assert_eq!(words(1_001), "2 seconds");
+        assert_eq!(words(59_000), "59 seconds");
+        assert_eq!(words(59_500), "a minute");
+        assert_eq!(words(60_001), "2 minutes");
+        assert_eq!(words(600_000), "10 minutes");
     }
 }

@@ -4,10 +4,12 @@
 //! - [`room`]: one game in memory.
 //! - [`hub`]: the games in memory and every request, checked with the engine.
 //! - [`conn`]: one WebSocket connection: hello, limits, dispatch.
+//! - [`guesses`]: wrong invite codes counted per address, to refuse whoever tries codes.
 //! - [`loadtest`]: the load generator (`fanorona-server loadtest`).
 
 pub mod conn;
 pub mod db;
+pub mod guesses;
 pub mod hub;
 pub mod loadtest;
 pub mod room;
@@ -48,6 +50,21 @@ pub struct Config {
     pub hello_timeout: Duration,
     /// Spectators allowed in one game.
     pub max_spectators: usize,
+    /// How long after its game's creation an invite code still seats the friend, counted in whole seconds (a
+    /// fraction is dropped); later it is refused as unknown. Short codes are guessable in principle, so they do not
+    /// stay valid forever.
+    pub invite_ttl: Duration,
+    /// Failed joins (an unknown, used or expired invite code) one address (an IPv6 /64) may make within
+    /// [`Config::failed_join_window`] of its first; past them its joins are refused as `rate_limited`, before the
+    /// code is looked up, until the window ends. A successful join does not count. Joins already being looked up
+    /// when the limit is reached still count, so an address with several connections may overshoot it by one per
+    /// connection ([`guesses::FailedJoins`]).
+    pub max_failed_joins: u32,
+    /// The window of [`Config::max_failed_joins`].
+    pub failed_join_window: Duration,
+    /// Addresses whose failed joins are remembered at once: the table's memory is bounded by it, and when it is
+    /// full the address whose window started first is forgotten.
+    pub failed_join_addresses: usize,
     /// Reverse proxies whose `X-Forwarded-For` header names the client (see [`client_ip`]); none by default, so
     /// that a client cannot choose the address its connections count against.
     pub trusted_proxies: Vec<IpAddr>,
@@ -64,6 +81,10 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(90),
             hello_timeout: Duration::from_secs(10),
             max_spectators: 100,
+            invite_ttl: Duration::from_secs(24 * 60 * 60),
+            max_failed_joins: 10,
+            failed_join_window: Duration::from_secs(10 * 60),
+            failed_join_addresses: 100_000,
             trusted_proxies: Vec::new(),
         }
     }

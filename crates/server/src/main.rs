@@ -49,6 +49,16 @@ struct ServeArgs {
     /// Seconds without a message after which a connection is closed.
     #[arg(long, default_value_t = Config::default().idle_timeout.as_secs())]
     idle_timeout: u64,
+    /// Seconds after a game's creation during which its invite code seats the friend.
+    #[arg(long, default_value_t = Config::default().invite_ttl.as_secs())]
+    invite_ttl: u64,
+    /// Wrong invite codes one IP address (an IPv6 /64) may send per `--failed-join-window`; then its joins are
+    /// refused until the window ends.
+    #[arg(long, default_value_t = Config::default().max_failed_joins)]
+    max_failed_joins: u32,
+    /// Seconds from an address's first wrong invite code over which its wrong codes are counted.
+    #[arg(long, default_value_t = Config::default().failed_join_window.as_secs())]
+    failed_join_window: u64,
     /// A reverse proxy in front of the server (repeat for several): connections from it count against the client
     /// address it appends to `X-Forwarded-For`, e.g. `--trusted-proxy 127.0.0.1` with `--bind 127.0.0.1`.
     #[arg(long = "trusted-proxy", value_name = "IP")]
@@ -80,6 +90,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         msgs_per_sec: args.msgs_per_sec,
         burst: args.msgs_per_sec * 2.0,
         idle_timeout: Duration::from_secs(args.idle_timeout),
+        invite_ttl: Duration::from_secs(args.invite_ttl),
+        max_failed_joins: args.max_failed_joins,
+        failed_join_window: Duration::from_secs(args.failed_join_window),
         trusted_proxies: args.trusted_proxies,
         ..Config::default()
     };

@@ -6,7 +6,8 @@ use common::{Client, Pair, pair, spawn_binary, start};
 use fanorona_engine::record::Record;
 use fanorona_engine::{Game, Rules, Turn};
 use fanorona_net::{
-    Backoff, Board, ClientMsg, Colour, ErrorCode, MIN_PROTOCOL_VERSION, OfferKind, PROTOCOL_VERSION, Role, ServerMsg,
+    Backoff, Board, ClientMsg, Colour, ColourChoice, ErrorCode, INVITE_ALPHABET, INVITE_CHARS, MIN_PROTOCOL_VERSION,
+    OfferKind, PROTOCOL_VERSION, Role, ServerMsg,
 };
 use fanorona_server::Config;
 use rand::rngs::SmallRng;
@@ -562,4 +563,129 @@ async fn oversized_idle_and_badly_named_clients_are_refused() {
     idle.send(&ClientMsg::Ping).await;
     assert_eq!(idle.recv().await, ServerMsg::Pong);
     assert!(idle.try_recv().await.is_none(), "closed 600 ms after the last message");
+}
+
+/// A client that created a friend game (White), with the game id and the invite code it got.
+async fn created(addr: std::net::SocketAddr) -> (Client, String, String) {
+    let mut c = Client::connect(addr).await;
+    let create =
+        ClientMsg::Create { board: Board::Tsivy, rules: String::new(), colour: ColourChoice::White, name: "A".into() };
+    c.send(&create).await;
+    let ServerMsg::Created { game, invite, .. } = c.recv().await else { panic!("expected created") };
+    (c, game, invite)
+}
+
+/// Sends a join and returns the seat's colour, or the error's code.
+async fn join(c: &mut Client, invite: &str) -> Result<Colour, ErrorCode> {
+    c.send(&ClientMsg::Join { invite: invite.to_string(), name: "B".into() }).await;
+    c.recv_until(|m| match m {
+        ServerMsg::Seated { colour, .. } => Some(Ok(*colour)),
+        ServerMsg::Error { code, .. } => Some(Err(*code)),
+        _ => None,
+    })
+    .await
+}
+
+/// `code` with its first character replaced by another of the alphabet: a wrong code of the right form.
+fn wrong(code: &str) -> String {
+    let first = if code.starts_with('7') { 'K' } else { '7' };
+    format!("{first}{}", &code[1..])
+}
+
+#[tokio::test]
+async fn invites_are_short_codes_read_back_as_people_type_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("db.sqlite3"), fast(), None).await;
+    let (mut a, _, invite) = created(server.addr).await;
+    a.state().await;
+    assert_eq!(invite.len(), INVITE_CHARS);
+    assert!(invite.chars().all(|c| INVITE_ALPHABET.contains(c)), "{invite}");
+    // A wrong code of the right form is refused, and the seat stays free.
+    let mut b = Client::connect(server.addr).await;
+    assert_eq!(join(&mut b, &wrong(&invite)).await, Err(ErrorCode::UnknownGame));
+    // Read out and typed: grouped with spaces and a hyphen, in lower case, with O for 0 and l for 1.
+    let shown = fanorona_net::format_invite(&invite);
+    let typed = format!(" {} ", shown.to_lowercase().replace('-', " - ").replace('0', "o").replace('1', "l"));
+    assert_eq!(join(&mut b, &typed).await, Ok(Colour::Black), "{typed:?}");
+    assert!(a.state().await.black.taken);
+    // Once used, the code seats nobody else.
+    let mut c = Client::connect(server.addr).await;
+    assert_eq!(join(&mut c, &invite).await, Err(ErrorCode::UnknownGame));
+}
+
+#[tokio::test]
+async fn invites_expire() {
+    let dir = tempfile::tempdir().unwrap();
+    // With no time to live, an invite is refused once the clock's second has turned.
+    let config = Config { invite_ttl: Duration::ZERO, ..fast() };
+    let server = start(&dir.path().join("zero.sqlite3"), config, None).await;
+    let (_a, _, invite) = created(server.addr).await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let mut b = Client::connect(server.addr).await;
+    assert_eq!(join(&mut b, &invite).await, Err(ErrorCode::UnknownGame));
+
+    // With the default day, the games table's creation time decides: a game made 23 hours ago can still be joined,
+    // one made a day and a bit ago cannot (its age is set in the database, as a restarted server would find it).
+    assert_eq!(Config::default().invite_ttl, Duration::from_secs(24 * 60 * 60));
+    let path = dir.path().join("day.sqlite3");
+    let server = start(&path, fast(), None).await;
+    let (_old, old_game, old_invite) = created(server.addr).await;
+    let (_recent, recent_game, recent_invite) = created(server.addr).await;
+    let db = rusqlite::Connection::open(&path).unwrap();
+    let age = |game: &str, seconds: i64| {
+        db.execute("UPDATE games SET created_at = created_at - ?2 WHERE id = ?1", rusqlite::params![game, seconds])
+            .unwrap();
+    };
+    age(&old_game, 24 * 60 * 60 + 2);
+    age(&recent_game, 23 * 60 * 60);
+    let mut b = Client::connect(server.addr).await;
+    assert_eq!(join(&mut b, &old_invite).await, Err(ErrorCode::UnknownGame));
+    assert_eq!(join(&mut b, &recent_invite).await, Ok(Colour::Black));
+}
+
+/// A client that says hello through a trusted proxy (the server's loopback peer) on behalf of `forwarded`.
+async fn connect_from(addr: std::net::SocketAddr, forwarded: &str) -> Client {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    request.headers_mut().insert("x-forwarded-for", forwarded.parse().unwrap());
+    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let mut c = Client { ws };
+    c.send(&ClientMsg::Hello { version: PROTOCOL_VERSION }).await;
+    assert_eq!(c.recv().await, ServerMsg::Welcome { version: PROTOCOL_VERSION });
+    c
+}
+
+#[tokio::test]
+async fn an_address_that_tries_wrong_invite_codes_is_refused_even_the_right_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config { max_failed_joins: 3, trusted_proxies: vec!["127.0.0.1".parse().unwrap()], ..fast() };
+    let server = start(&dir.path().join("db.sqlite3"), config, None).await;
+    let (_a, _, first) = created(server.addr).await;
+    let (_b, _, second) = created(server.addr).await;
+    let guesser = "203.0.113.7";
+    let mut g = connect_from(server.addr, guesser).await;
+    for _ in 0..2 {
+        assert_eq!(join(&mut g, &wrong(&first)).await, Err(ErrorCode::UnknownGame));
+    }
+    // A successful join from the same address does not count...
+    let mut friend = connect_from(server.addr, guesser).await;
+    assert_eq!(join(&mut friend, &first).await, Ok(Colour::Black));
+    // ... so a third wrong code is still looked up and refused as unknown,
+    assert_eq!(join(&mut g, &wrong(&second)).await, Err(ErrorCode::UnknownGame));
+    // and past it every join from the address is refused, the right code included, on any of its connections, with
+    // a message that says how long to wait.
+    g.send(&ClientMsg::Join { invite: second.clone(), name: String::new() }).await;
+    let (code, message) = g
+        .recv_until(|m| match m {
+            ServerMsg::Error { code, message } => Some((*code, message.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, ErrorCode::RateLimited);
+    assert!(message.contains("wrong invite codes") && message.contains("10 minutes"), "{message}");
+    let mut again = connect_from(server.addr, guesser).await;
+    assert_eq!(join(&mut again, &second).await, Err(ErrorCode::RateLimited));
+    // The refusals did not use the invite, and another address is not concerned.
+    let mut other = connect_from(server.addr, "203.0.113.8").await;
+    assert_eq!(join(&mut other, &second).await, Ok(Colour::Black));
 }
