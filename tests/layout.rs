@@ -1,9 +1,11 @@
 //! Buttons hold still: the screens are laid out by egui headless, in the states a player goes through, and every
 //! button keeps its rectangle while texts around it come, go and grow.
 
+mod egui_pass;
+
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use bevy_egui::{EguiContext, EguiPrimaryContextPass, EguiUserTextures, PrimaryEguiContext, egui};
+use bevy_egui::egui;
 use fanorona::LogicPlugin;
 use fanorona::platform::redraw::WakeOn;
 use fanorona::play::arrows::BoardArrows;
@@ -15,7 +17,7 @@ use fanorona::save::persist;
 use fanorona::save::storage::Storage;
 use fanorona::screens::analysis::{self, AnalysisAction};
 use fanorona::screens::puzzles::{self, PuzzleNav, PuzzleRun, Verdict};
-use fanorona::screens::widgets::{forget_reported_buttons, reported_button};
+use fanorona::screens::widgets::reported_button;
 use fanorona::state::Screen;
 use fanorona_engine::puzzles::builtin;
 use std::time::Duration;
@@ -30,33 +32,20 @@ fn app(storage: &Storage) -> App {
         .init_resource::<BoardArrows>()
         .init_resource::<BoardFrame>()
         .init_resource::<BoardEditing>()
-        .init_resource::<EguiUserTextures>()
         .add_woken_message::<PointClicked>()
         .insert_resource(CpuThreading::Sliced(Duration::from_millis(5)));
     puzzles::plugin(&mut app);
     analysis::plugin(&mut app);
     fanorona::screens::hud::plugin(&mut app);
-    let mut context = EguiContext::default();
-    context.get_mut().set_fonts(fanorona::screens::fonts::definitions());
-    app.world_mut().spawn((context, PrimaryEguiContext));
+    egui_pass::attach(&mut app);
     app.update();
     app
 }
 
-/// One frame: the update, then the egui pass that draws the screens, on a 1280 × 800 window.
+/// One frame: the update, then the egui pass that draws the screens.
 fn frame(app: &mut App) -> egui::Context {
     app.update();
-    let world = app.world_mut();
-    let ctx = world.query::<&mut EguiContext>().single_mut(world).expect("the context").get_mut().clone();
-    forget_reported_buttons(&ctx);
-    let input = egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-        ..Default::default()
-    };
-    let mut output = ctx.run_ui(input, |_| world.run_schedule(EguiPrimaryContextPass));
-    // Nothing is painted: the font atlas's updates go nowhere.
-    output.textures_delta.clear();
-    ctx
+    egui_pass::draw(app)
 }
 
 /// Where the buttons `ids` are after a few frames (egui settles a new layout over a pass or two).

@@ -1,12 +1,15 @@
 //! Nothing decided waits for input: run as the window's sleeping loop runs it, with nobody touching anything, the
 //! CPU's winning turn, a resignation and every change of screen reach the screen by themselves.
 
+mod egui_pass;
+
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::platform::redraw::{FrameStats, LoopWaker};
 use fanorona::play::board::BoardLayout;
 use fanorona::play::rules::*;
+use fanorona::screens::widgets::reported_button;
 use fanorona::state::Screen;
 use fanorona_engine::levels::Level;
 use fanorona_engine::record::Record;
@@ -59,6 +62,10 @@ fn app(players: [Player; 2]) -> App {
         .insert_resource(BoardLayout { variant: Rules::default().variant });
     fanorona::play::animation::plugin(&mut app);
     fanorona::screens::game_over::plugin(&mut app);
+    // The game-over window draws over the board's frame, and its buttons ask the records for a save or a review.
+    app.init_resource::<fanorona::play::board::BoardFrame>();
+    fanorona::screens::records::plugin(&mut app);
+    egui_pass::attach(&mut app);
     app.insert_resource(MatchSetup { rules: Rules::default(), players, seed: 3, vela_match: false });
     app.update();
     app
@@ -83,6 +90,11 @@ fn the_cpus_winning_turn_opens_the_game_over_window_untouched() {
     let state = app.world().resource::<GameState>();
     assert_eq!(state.game().outcome().map(|o| o.result()), Some(fanorona_engine::GameResult::Win(Side::Black)));
     assert!(updates > 1, "the CPU's turn was animated before the window opened ({updates} updates)");
+    // The frame drawn after that update shows the window, its buttons ready for a click.
+    let ctx = egui_pass::draw(&mut app);
+    for button in ["new_game", "review", "title_screen"] {
+        assert!(reported_button(&ctx, button).is_some(), "the game-over window's {button} is not drawn");
+    }
 }
 
 #[test]
