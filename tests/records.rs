@@ -90,7 +90,7 @@ fn export_gives_a_record_of_the_identical_game() {
     assert!(name.starts_with("fanorona-20") && name.len() == "fanorona-2026-01-02-030405".len(), "{name}");
     let text = storage.read_record(name).unwrap().unwrap();
     assert!(text.contains("[White \"Player\"]") && text.contains("[Black \"Player\"]"), "{text}");
-    let today = records::date_tag(records::unix_now());
+    let today = fanorona::save::records::date_tag(fanorona::save::records::unix_now());
     assert!(text.contains(&format!("[Date \"{today}\"]")), "{text}");
     let back = Record::load(&text).expect("the exported record loads");
     assert_same_game(&back, state(&app).game());

@@ -281,6 +281,14 @@ pub fn capitalise(s: &str) -> String {
     }
 }
 
+/// "Fanoron-Tsivy (9 × 5)" or "Fanoron-Dimy (5 × 5)", in the current language.
+pub fn variant_name(v: fanorona_engine::Variant) -> &'static str {
+    match v {
+        fanorona_engine::Variant::Tsivy => t("variant.tsivy"),
+        fanorona_engine::Variant::Dimy => t("variant.dimy"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,10 +14,11 @@
 use crate::i18n::{t, tf};
 use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker};
+use crate::play::input::ServerTakeback;
 use crate::play::rules::{
     GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, NewGame, Player, RequestRejected, TurnEnded,
 };
-use crate::save::persist::{OnlineSeat, ResumeGame};
+use crate::save::persist::{CurrentSeat, OnlineSeat, ResumeGame};
 use crate::save::storage::Storage;
 use crate::state::Screen;
 use bevy::prelude::*;
@@ -385,13 +386,38 @@ pub fn plugin(app: &mut App) {
         .insert_non_send(Socket::default())
         .add_systems(Update, (pump, handle_inbox).chain().in_set(GameSet::Request))
         .add_systems(Update, (send_turns, send_requests).in_set(GameSet::Present))
-        .add_systems(Update, resume_saved_seat.before(GameSet::Rules));
+        .add_systems(Update, resume_saved_seat.before(GameSet::Rules))
+        .add_systems(Update, (publish_takeback, publish_seat).after(handle_inbox).before(GameSet::Rules));
     for screen in [Screen::Title, Screen::Setup, Screen::Lesson, Screen::Records, Screen::Stats, Screen::Replay] {
         app.add_systems(OnEnter(screen), |mut online: ResMut<Online>| {
             if online.is_active() {
                 online.leave();
             }
         });
+    }
+}
+
+/// Tells the board's keys whether the server would take a takeback request now ([`ServerTakeback`]), while a game is
+/// played online.
+fn publish_takeback(online: Res<Online>, current: Option<ResMut<ServerTakeback>>, mut commands: Commands) {
+    match (online.in_game(), current) {
+        (true, Some(mut current)) => {
+            current.set_if_neq(ServerTakeback(online.may_ask_takeback()));
+        }
+        (true, None) => commands.insert_resource(ServerTakeback(online.may_ask_takeback())),
+        (false, Some(_)) => commands.remove_resource::<ServerTakeback>(),
+        (false, None) => {}
+    }
+}
+
+/// Tells the saves the seat of the game being played ([`CurrentSeat`]), so that the saved game can go on.
+fn publish_seat(online: Res<Online>, seat: Option<ResMut<CurrentSeat>>, mut commands: Commands) {
+    let now = CurrentSeat(online.in_game().then(|| online.seat()).flatten());
+    match seat {
+        Some(mut seat) => {
+            seat.set_if_neq(now);
+        }
+        None => commands.insert_resource(now),
     }
 }
 
@@ -825,12 +851,12 @@ fn same_game(local: &Game, server: &Game) -> bool {
 /// Keeps the finished game's record (the server's, with both names) with the player's records.
 fn save_record(storage: Option<&Storage>, record: &str, online: &mut Online, now: f64) {
     let Some(storage) = storage else { return };
-    let secs = crate::screens::records::unix_now();
-    let base = format!("{}-online", crate::screens::records::record_name(secs));
-    let name = crate::screens::records::unused_record_name(storage, &base);
+    let secs = crate::save::records::unix_now();
+    let base = format!("{}-online", crate::save::records::record_name(secs));
+    let name = crate::save::records::unused_record_name(storage, &base);
     match storage.write_record(&name, record) {
         Ok(()) => {
-            crate::screens::records::prune_kept_records(storage);
+            crate::save::records::prune_kept_records(storage);
             online.note(tf("online.record_saved", &[("place", storage.record_location(&name).into())]), now)
         }
         Err(e) => online.note(tf("records.save_failed", &[("error", e.to_string().into())]), now),

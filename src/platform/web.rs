@@ -121,7 +121,6 @@ pub fn plugin(app: &mut App) {
                 announce_play,
                 announce_screens,
                 announce_layout,
-                announce_teaching,
             ),
         );
         if let Some(render_app) = app.get_sub_app_mut(bevy::render::RenderApp) {
@@ -314,21 +313,6 @@ fn changed(key: &str, value: &str) -> bool {
             last.push((key.to_string(), value.to_string()));
             true
         }
-    }
-}
-
-/// The teaching screens' progress: the review's turns analysed (`review` "done/total"), and the analysis board's
-/// best line as it deepens (`analysis` "depth score first-turn").
-fn announce_teaching(
-    review: Option<Res<crate::screens::review::Review>>,
-    analysis: Option<Res<crate::screens::analysis::Analysis>>,
-) {
-    if let Some(r) = review {
-        event_once("review", &format!("{}/{}", r.done(), r.turns.len()));
-    }
-    if let Some(best) = analysis.as_ref().and_then(|a| a.lines.first()) {
-        let first = best.pv.first().map(|t| t.to_string()).unwrap_or_default();
-        event_once("analysis", &format!("{} {} {first}", best.depth, best.score));
     }
 }
 

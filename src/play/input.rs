@@ -12,7 +12,6 @@
 //! and keyboard share one selection logic.
 
 use crate::i18n::{illegal_reason_text, t, tf};
-use crate::online::Online;
 use crate::platform::redraw::WakeOn;
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
 use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, TurnEnded};
@@ -400,7 +399,7 @@ fn handle_keys(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     busy: Res<AnimationsPending>,
-    online: Option<Res<Online>>,
+    server: Option<Res<ServerTakeback>>,
     pause: Option<Res<State<Pause>>>,
     mut next_pause: Option<ResMut<NextState<Pause>>>,
     mut sel: ResMut<Selection>,
@@ -469,7 +468,7 @@ fn handle_keys(
             clicks.write(PointClicked(p));
         }
     }
-    if keys.just_pressed(KeyCode::KeyU) && !busy.0 && undo_allowed(&setup, state.game(), online.as_deref()) {
+    if keys.just_pressed(KeyCode::KeyU) && !busy.0 && undo_allowed(&setup, state.game(), server.map(|s| s.0)) {
         requests.write(MoveRequest::new(undo_action(&setup)));
         *sel = Selection::default();
     }
@@ -527,12 +526,18 @@ pub fn undo_action(setup: &MatchSetup) -> MoveAction {
     MoveAction::Undo { until: if humans.len() == 1 { Some(humans[0]) } else { None } }
 }
 
+/// Whether the server of the online game in progress would take a takeback request now (a request of either side
+/// standing, the end, or watching: no). Published by the online module while it plays a game, so that the board's
+/// keys follow the server without knowing the connection; absent otherwise.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerTakeback(pub bool);
+
 /// Whether Undo (the button or the U key) has something to do: steps of the turn in progress, or else a turn to
-/// take back. Online a takeback is the server's to grant, so it follows the server's state: not while a request
-/// of either side stands, not after the end, never for a spectator.
-pub fn undo_allowed(setup: &MatchSetup, game: &Game, online: Option<&Online>) -> bool {
-    let takeback_ok = match online {
-        Some(online) if setup.is_online() => online.may_ask_takeback(),
+/// take back. Online a takeback is the server's to grant, so it follows `server` (what the server would take, when
+/// the connection is known): not while a request of either side stands, not after the end, never for a spectator.
+pub fn undo_allowed(setup: &MatchSetup, game: &Game, server: Option<bool>) -> bool {
+    let takeback_ok = match server {
+        Some(allowed) if setup.is_online() => allowed,
         _ => !game.turns().is_empty(),
     };
     takeback_ok || !game.pending_steps().is_empty()
@@ -755,11 +760,11 @@ mod tests {
         assert!(undo_allowed(&local, &game, None), "a turn to take back");
         // Online, a finished turn is the server's to take back: with no state from it (as with a request standing)
         // neither the button nor the key asks; without the connection's resource the local game decides.
-        assert!(!undo_allowed(&online, &game, Some(&Online::default())));
+        assert!(!undo_allowed(&online, &game, Some(false)));
         assert!(undo_allowed(&online, &game, None));
         // The steps of the turn in progress are undone locally, online too.
         game.play_step(relay.steps[0]).unwrap();
         assert!(!game.pending_steps().is_empty());
-        assert!(undo_allowed(&online, &game, Some(&Online::default())));
+        assert!(undo_allowed(&online, &game, Some(false)));
     }
 }

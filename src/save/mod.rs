@@ -2,4 +2,5 @@
 //! progress and the statistics stored in them.
 
 pub mod persist;
+pub mod records;
 pub mod storage;

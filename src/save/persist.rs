@@ -228,6 +228,21 @@ pub struct OnlineSeat {
     pub spectate: Option<String>,
 }
 
+/// The online server and display name last used, as the settings keep them (an empty server: the default one).
+/// The online screen fills its form from them and keeps them up to date.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OnlinePrefs {
+    /// The server's address.
+    pub server: String,
+    /// The display name.
+    pub name: String,
+}
+
+/// The seat of the online game being played, kept up to date by the online module: the saved game keeps it, so
+/// that "Continue" can go back to that game. None outside online play.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CurrentSeat(pub Option<OnlineSeat>);
+
 /// The player's game in progress.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct SavedGame {
@@ -436,11 +451,7 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
     // A saved new-game form wins over the command line's default level; without one the menus make their own.
     if let Some(doc) = &settings {
         app.insert_resource(doc.form());
-        let mut online = crate::screens::online::OnlineForm { name: doc.online_name.clone(), ..default() };
-        if !doc.online_server.is_empty() {
-            online.server = doc.online_server.clone();
-        }
-        app.insert_resource(online);
+        app.insert_resource(OnlinePrefs { server: doc.online_server.clone(), name: doc.online_name.clone() });
     }
     let settings = settings.unwrap_or_else(|| SettingsDoc { language: i18n::system_language(), ..default() });
     // The language first, so that the notices below are in it.
@@ -448,7 +459,7 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
     app.insert_resource(settings.speed())
         .insert_resource(settings.sound())
         .insert_resource(settings.theme)
-        .insert_resource(crate::screens::records::KeepGames(settings.keep_games));
+        .insert_resource(crate::save::records::KeepGames(settings.keep_games));
     let stats = stats.unwrap_or_default();
     let notices = Notices(
         problems.iter().map(|(what, error, kept)| moved_aside_notice(i18n::t(what), error, kept.as_deref())).collect(),
@@ -532,8 +543,8 @@ fn save_settings(
     sound: Res<SoundSettings>,
     theme: Res<crate::theme::Theme>,
     form: Option<Res<SetupForm>>,
-    online: Option<Res<crate::screens::online::OnlineForm>>,
-    keep: Option<Res<crate::screens::records::KeepGames>>,
+    online: Option<Res<OnlinePrefs>>,
+    keep: Option<Res<crate::save::records::KeepGames>>,
     time: Res<Time<Real>>,
     mut last: Local<Option<SettingsDoc>>,
     mut pending: Local<Option<(SettingsDoc, f32)>>,
@@ -584,7 +595,7 @@ fn save_game(
     setup: Res<MatchSetup>,
     in_game: Option<Res<State<InGame>>>,
     next: Res<NextState<Screen>>,
-    online: Option<Res<crate::online::Online>>,
+    seat: Option<Res<CurrentSeat>>,
     mut resume: ResMut<Resume>,
     mut saved_generation: Local<Option<u64>>,
     mut notices: ResMut<Notices>,
@@ -603,7 +614,7 @@ fn save_game(
     let mut doc = SavedGame::new(state.game(), &setup);
     // An online game keeps its seat: without it, it could not go on.
     if setup.is_online() {
-        match online.as_deref().filter(|o| o.in_game()).and_then(|o| o.seat()) {
+        match seat.and_then(|s| s.0.clone()) {
             Some(seat) => doc.online = Some(seat),
             None => return,
         }

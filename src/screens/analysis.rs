@@ -239,6 +239,17 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(OnExit(Screen::Analysis), leave)
         .add_systems(EguiPrimaryContextPass, panel.run_if(in_state(Screen::Analysis)));
+    if web::IN_BROWSER {
+        app.add_systems(Last, announce_best_line);
+    }
+}
+
+/// Tells the web page the best line as it deepens (`analysis` "depth score first-turn"), for its tests.
+fn announce_best_line(analysis: Option<Res<Analysis>>) {
+    if let Some(best) = analysis.as_ref().and_then(|a| a.lines.first()) {
+        let first = best.pv.first().map(|t| t.to_string()).unwrap_or_default();
+        web::event_once("analysis", &format!("{} {} {first}", best.depth, best.score));
+    }
 }
 
 fn leave(

@@ -1,7 +1,9 @@
 //! The in-game HUD (egui): whose turn it is, what the CPU is doing, captured counts, the move list, the game's
 //! buttons, and the approach-or-withdrawal choice. It also tells the board how much of the window it leaves free.
 
-use crate::i18n::{capitalise, decimal_arg, level_name, outcome_text, score_text, side_initial, side_name, t, tf};
+use crate::i18n::{
+    capitalise, decimal_arg, level_name, outcome_text, score_text, side_initial, side_name, t, tf, variant_name,
+};
 use crate::online::Online;
 use crate::play::animation::AnimationSpeed;
 use crate::play::board::BoardFrame;
@@ -252,7 +254,7 @@ fn turn_buttons(ui: &mut egui::Ui, view: &HudView, act: &mut HudActions) {
             act.request(MoveAction::EndTurn);
         }
         // Online, Undo outside a relay asks the server for a takeback: not twice, and not with nothing to take back.
-        let can_undo = calm && undo_allowed(&view.setup, game, act.online.as_deref());
+        let can_undo = calm && undo_allowed(&view.setup, game, act.online.as_deref().map(Online::may_ask_takeback));
         let undo = ui.add_enabled(can_undo, egui::Button::new(t("hud.undo")));
         if report_button(ui, "undo", &undo).clicked() {
             act.request(undo_action(&view.setup));
@@ -386,12 +388,4 @@ fn move_list(ui: &mut egui::Ui, game: &fanorona_engine::Game, room: f32) {
             ui.label(egui::RichText::new(format!("     …  {}", steps.join(" "))).monospace().color(colors::DIM));
         }
     });
-}
-
-/// "Fanoron-Tsivy (9 × 5)" or "Fanoron-Dimy (5 × 5)", in the current language.
-pub fn variant_name(v: fanorona_engine::Variant) -> &'static str {
-    match v {
-        fanorona_engine::Variant::Tsivy => t("variant.tsivy"),
-        fanorona_engine::Variant::Dimy => t("variant.dimy"),
-    }
 }

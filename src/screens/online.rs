@@ -3,13 +3,14 @@
 //! the code to share for watching, their offers to answer) and the server's notices.
 
 use crate::i18n::FluentValue;
+use crate::i18n::variant_name;
 use crate::i18n::{side_name, t, tf};
 use crate::online::{Goal, Link, Online, default_server, parse_code, parse_invite};
 use crate::platform::cli::Options;
 use crate::platform::redraw::FrameDemand;
 use crate::play::board::BoardFrame;
 use crate::play::rules::MatchSetup;
-use crate::screens::hud::variant_name;
+use crate::save::persist::OnlinePrefs;
 use crate::screens::widgets::centered;
 use crate::state::{InGame, Screen};
 use crate::theme::colors;
@@ -54,10 +55,14 @@ impl Default for OnlineForm {
 
 /// Adds the online screen and the server's notices in the game.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, init_form).add_systems(OnEnter(Screen::Online), join_at_once).add_systems(
-        EguiPrimaryContextPass,
-        (online_screen.run_if(in_state(Screen::Online)), online_notice.run_if(in_state(InGame))),
-    );
+    app.init_resource::<OnlinePrefs>()
+        .add_systems(Update, keep_prefs.run_if(resource_exists_and_changed::<OnlineForm>))
+        .add_systems(Startup, init_form)
+        .add_systems(OnEnter(Screen::Online), join_at_once)
+        .add_systems(
+            EguiPrimaryContextPass,
+            (online_screen.run_if(in_state(Screen::Online)), online_notice.run_if(in_state(InGame))),
+        );
 }
 
 /// The form from the command line (or the page address): `--server`, and `--join CODE`, which opens the online
@@ -65,11 +70,17 @@ pub fn plugin(app: &mut App) {
 fn init_form(
     mut commands: Commands,
     options: Res<Options>,
-    saved: Option<Res<OnlineForm>>,
+    saved: Option<Res<OnlinePrefs>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     // The saved server and name (see `persist`) fill the form; the command line wins over them.
-    let mut form = saved.map(|f| f.clone()).unwrap_or_default();
+    let mut form = OnlineForm::default();
+    if let Some(saved) = saved {
+        form.name = saved.name.clone();
+        if !saved.server.is_empty() {
+            form.server = saved.server.clone();
+        }
+    }
     if let Some(server) = &options.0.server {
         form.server = server.clone();
     }
@@ -79,6 +90,11 @@ fn init_form(
         next.set(Screen::Online);
     }
     commands.insert_resource(form);
+}
+
+/// Keeps the form's server and name for the settings to save.
+fn keep_prefs(form: Res<OnlineForm>, mut prefs: ResMut<OnlinePrefs>) {
+    prefs.set_if_neq(OnlinePrefs { server: form.server.clone(), name: form.name.clone() });
 }
 
 /// Joins the game of `--join` once the online screen is open (the title, entered first, ends any session).

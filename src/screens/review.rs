@@ -109,11 +109,21 @@ pub fn plugin(app: &mut App) {
             *arrows = BoardArrows::default();
         })
         .add_systems(EguiPrimaryContextPass, review_panel.run_if(in_state(Screen::Replay)));
+    if crate::platform::web::IN_BROWSER {
+        app.add_systems(Last, announce_progress);
+    }
+}
+
+/// Tells the web page how far the review has got (`review` "done/total"), for its tests.
+fn announce_progress(review: Option<Res<Review>>) {
+    if let Some(r) = review {
+        crate::platform::web::event_once("review", &format!("{}/{}", r.done(), r.turns.len()));
+    }
 }
 
 fn start(
     mut starts: MessageReader<StartReview>,
-    replay: Option<Res<Replay>>,
+    replay: Option<ResMut<Replay>>,
     limits: Res<ReviewLimits>,
     threading: Res<CpuThreading>,
     waker: Res<LoopWaker>,
@@ -122,7 +132,8 @@ fn start(
     if starts.read().last().is_none() {
         return;
     }
-    let Some(replay) = replay else { return };
+    let Some(mut replay) = replay else { return };
+    replay.reviewing = true;
     let game = replay.game().clone();
     let n = game.turns().len();
     let found: Found = Arc::new(Mutex::new(vec![None; n]));

@@ -4,8 +4,8 @@
 use crate::audio::SoundSettings;
 use crate::i18n::{Lang, t, tf};
 use crate::play::animation::AnimationSpeed;
+use crate::save::records::KeepGames;
 use crate::save::storage::Storage;
-use crate::screens::records::KeepGames;
 use crate::screens::widgets::centered;
 use crate::state::Screen;
 use crate::theme::{Theme, colors};

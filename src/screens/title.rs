@@ -1,5 +1,6 @@
 //! The title (with a CPU-vs-CPU game behind it), the new-game setup form and the rules screen.
 
+use crate::i18n::variant_name;
 use crate::i18n::{level_name, side_name, t};
 use crate::platform::cli::Options;
 use crate::platform::redraw::{FrameDemand, WindowShown};
@@ -7,7 +8,6 @@ use crate::play::cpu::CpuEnabled;
 use crate::play::rules::{AnimationsPending, GameState, MatchSetup, NewGame, Player};
 use crate::play::setup::{Mode, SetupForm};
 use crate::screens::analysis::AnalysisAction;
-use crate::screens::hud::variant_name;
 use crate::screens::lessons::LessonNav;
 use crate::screens::puzzles::PuzzleNav;
 use crate::screens::telo::TeloAction;
