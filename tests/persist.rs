@@ -10,7 +10,8 @@ use fanorona::i18n::{self, Lang};
 use fanorona::play::animation::AnimationSpeed;
 use fanorona::play::rules::*;
 use fanorona::play::setup::SetupForm;
-use fanorona::save::persist::{self, Notices, PlayerStats, Resume, SavedGame, SettingsDoc};
+use fanorona::save::persist::{self, Notices, OnlinePrefs, PlayerStats, Resume, SavedGame, SettingsDoc};
+use fanorona::save::records::KeepGames;
 use fanorona::save::storage::{Document, Storage};
 use fanorona::state::Screen;
 use fanorona::theme::Theme;
@@ -189,6 +190,8 @@ fn settings_survive_a_restart() {
     app.world_mut().resource_mut::<SoundSettings>().music = 0.1;
     *app.world_mut().resource_mut::<Theme>() = Theme::Sand;
     app.insert_resource(SetupForm { level: 5, ..SetupForm::default() });
+    app.insert_resource(OnlinePrefs { server: "fanorona.example".into(), name: "Rasoa".into() });
+    app.insert_resource(KeepGames(false));
     i18n::set_language(Lang::Fr);
     // Saved a moment after the last change.
     let until = std::time::Instant::now() + std::time::Duration::from_millis(700);
@@ -204,6 +207,9 @@ fn settings_survive_a_restart() {
     assert_eq!(app.world().resource::<SoundSettings>().music, 0.1);
     assert_eq!(*app.world().resource::<Theme>(), Theme::Sand);
     assert_eq!(app.world().resource::<SetupForm>().level, 5);
+    let online = app.world().resource::<OnlinePrefs>();
+    assert_eq!((online.server.as_str(), online.name.as_str()), ("fanorona.example", "Rasoa"));
+    assert_eq!(*app.world().resource::<KeepGames>(), KeepGames(false));
     assert_eq!(i18n::language(), Lang::Fr);
     i18n::set_language(Lang::En);
 }
