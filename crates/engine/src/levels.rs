@@ -14,6 +14,49 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use web_time::Instant;
 
+/// Search options of full strength (`level max`, the default): the defaults, a time budget spent to the end,
+/// answering with the unfinished iteration's best turn (STRENGTH.md: +19.7 Elo [+3.4, +36.1] in 600 games at
+/// 40 ms a turn), a capture quiescence that follows forced captures for 2 turns instead of 6 (+18.0 Elo
+/// [+4.0, +32.0] in 792 games at 60,000 nodes a turn, SPRT H1), and where it stops with a capture still due,
+/// a piece per piece of that capture (`capgain=100` against none +31.3 Elo [+12.8, +50.0] and +27.8 [+10.8,
+/// +44.9] from two books, SPRT H1 at 60,000 nodes a turn; +2.9 [−14.1, +19.9] in 120 games at 200 ms; depth 9
+/// over the bench positions in 11 M nodes instead of 20 M), and together late-move pruning of paika steps at
+/// depth 1–2 (`lmp=3`), delta pruning in the quiescence (`delta=100`) and a centrality term (`centre=5`):
+/// +13.1 Elo [+2.9, +23.3] and +16.5 [+4.3, +28.7] from two books, SPRT H1 at 60,000 nodes a turn; and null-move
+/// pruning with late-move reductions that grow with depth and the step's place (`nmp,lmr-log=50`): +9.0, +4.2 and
+/// +9.0 Elo from three books at 300,000 nodes a turn, +7.4 [+2.4, +12.4] over the 1,500 games together, even at
+/// 200 ms; depth 11 over nine bench positions in 4.1 M nodes instead of 12.1 M; and captures ordered by what
+/// the whole turn takes with them (`relay-order=2`): +10.4, +17.0 and +16.6 Elo from two books at 60,000 and
+/// 300,000 nodes a turn (two SPRT H1), depth 9 over 54 positions from match games in 1.3 s instead of 2.4 s;
+/// and the evaluation network's correction of quiet leaves (`net`, [`crate::net`]): +23.9 Elo [+8.4, +39.5] at
+/// 60,000 nodes a turn and +18.2 [+5.1, +31.3] at 40 ms a turn (SPRT H1 both), and retrained with the games'
+/// results making up 30% of its targets, +20.0 [+3.9, +36.2] and +19.3 [+3.8, +35.0] Elo against the first from
+/// two books at 60,000 nodes a turn (SPRT H1 both), and on twice the positions (half from games of that network),
+/// +12.4 [+2.8, +22.1] (SPRT H1) and +4.8 [−4.6, +14.1] from two books, and on the positions of the games of
+/// the last two networks, +17.2 [+4.6, +29.8] (SPRT H1) and +6.9 [−2.1, +16.0] from two books; now a wide
+/// network (it also sees the side to move's exposed pieces) on the positions of the last two networks' games,
+/// +5.6 [−1.6, +12.9] at 60,000 nodes a turn and +3.9 [−2.2, +10.0] and +6.7 [−1.5, +14.9] from two books at
+/// 300,000 (about +5 over the 2,380 games), retrained with a step size that falls to the end, +9.6 [+2.0, +17.2]
+/// and +16.1 [+4.2, +28.0] from two books at 60,000 nodes a turn (SPRT H1 both); and singular extensions
+/// (`se=4`), +8.9 [+2.5, +15.2] and +9.7 [+2.2, +17.2] from two books at 300,000 nodes a turn (SPRT H1 both);
+/// and six of those numbers tuned together by SPSA (`fanorona-cli spsa`, 1,800 pairs at 60,000 nodes a turn:
+/// `capgain` 100 → 102, `threat` 80 → 87, `mob` 8 → 7, `centre` 5 → 4, `lmr-log` 50 → 53, `delta` 100 → 109),
+/// +11.2 [+2.4, +19.9] (SPRT H1) and +5.9 [−1.1, +12.9] from two books at 60,000 nodes a turn, +7.7 [+2.2,
+/// +13.2] over the 1,528 games together; and seven numbers of the search tuned together by SPSA (2,000 pairs:
+/// `lmp` 3 → 4, `lmp-depth` 2 → 1, `se` 4 → 3, `se-depth` 6 → 4, `asp` 40 → 30, `nmp-r` 2 unchanged,
+/// `net-scale` 100 → 102), +11.0 [+2.3, +19.8] and +14.1 [+4.2, +23.9] from two books at 60,000 nodes a turn
+/// (SPRT H1 both) and +4.1 [−4.2, +12.3] at 300,000.
+pub const FULL_STRENGTH: &str = "max,spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=4,lmp-depth=1,delta=109,\
+centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
+
+/// What [`FULL_STRENGTH`] adds to the searcher's defaults (`max`): the whole time budget spent, a quiescence
+/// over at most two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning,
+/// centrality, the threat and mobility weights as SPSA set them, null moves and late-move reductions, captures
+/// ordered with their relays, the evaluation network and its scale, singular extensions, the aspiration window.
+/// Master plays with them too ([`crate::levels::Level::Master`]).
+pub const FULL_STRENGTH_EXTRAS: &str = "spend,qs-turns=2,capgain=102,threat=87,mob=7,lmp=4,lmp-depth=1,delta=109,\
+centre=4,nmp,lmr-log=53,relay-order=2,net,se=3,se-depth=4,asp=30,net-scale=102";
+
 /// A CPU playing strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Level {
@@ -39,7 +82,7 @@ struct Spec {
     noise: i32,
     /// Chance of stopping a relay early, as if its continuation went unseen.
     relay_cut: f64,
-    /// Searches with full strength's options ([`crate::protocol::FULL_STRENGTH_EXTRAS`]): quiescence over at most
+    /// Searches with full strength's options ([`FULL_STRENGTH_EXTRAS`]): quiescence over at most
     /// two turns of captures, the worth of a capture left at its horizon, late-move and delta pruning, centrality,
     /// null moves, late-move reductions, singular extensions, and the whole time budget spent. Master
     /// only, so that it stays clearly above Advanced (with the faster search of 2026-11-25 it scored 63% against
@@ -283,7 +326,7 @@ impl Thinking {
         };
         searcher.set_oracle(oracle);
         if spec.full_strength {
-            searcher.configure(crate::protocol::FULL_STRENGTH_EXTRAS).expect("the full-strength options are valid");
+            searcher.configure(FULL_STRENGTH_EXTRAS).expect("the full-strength options are valid");
         }
         let mut rng = SmallRng::seed_from_u64(seed ^ (level as u64) << 56 ^ pos.hash());
         let book = searcher.opening_book().filter(|_| level == Level::Master).and_then(|b| b.choose(pos, &mut rng));

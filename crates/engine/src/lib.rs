@@ -33,12 +33,14 @@ pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod rules;
+pub mod score;
 pub mod search;
 pub mod sprt;
 pub mod spsa;
 pub mod tablebase;
 pub mod telo;
 pub mod tune;
+pub mod tuned;
 pub mod turns;
 mod zobrist;
 

@@ -14,13 +14,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use web_time::Instant;
 
-/// Score of a win right now; a win in `n` turns scores `WIN - n`.
-pub const WIN: i32 = 30_000;
-/// Scores beyond this (in absolute value) are forced wins or losses.
-pub const WIN_BOUND: i32 = WIN - 1_000;
+// The scale is the score module's, shared with the endgame tables; the search's users find it here too.
+pub use crate::score::{Oracle, PIECE, WIN, WIN_BOUND};
 const INF: i32 = WIN + 1;
-/// Value of one piece in the evaluation.
-pub const PIECE: i32 = 100;
 const MAX_PLY: usize = 512;
 /// Default penalty per piece the opponent threatens at a quiet leaf. Measured at 60 ms a turn, 40 games each:
 /// 80 scored 70% against none from purely random openings, and 48.8% (+13 =13 -14) from sound random openings;
@@ -349,13 +345,6 @@ fn advise_huge_pages(start: *const Bucket, n: usize) {
     let _ = (start, n);
 }
 
-/// Something that knows exact values of small endgames (the tablebase), seen from the side to move.
-pub trait Oracle: Send + Sync {
-    /// The exact score of a position at the start of a turn (`WIN - n` for a win in `n` turns, `-(WIN - n)` for
-    /// a loss in `n`, 0 for a draw), or None when unknown.
-    fn score(&self, pos: &Position) -> Option<i32>;
-}
-
 /// The search engine. Keep one per player: its table and history make later searches faster.
 pub struct Searcher {
     tt: Arc<Table>,
@@ -490,8 +479,8 @@ pub struct Searcher {
     root_prefix: Vec<Step>,
     /// Master opens with the opening book's turns ([`crate::book`]).
     use_book: bool,
-    /// The weights of `eval=tuned` (option `tuned=w0:w1:…`; default [`crate::tune::TUNED_WEIGHTS`]).
-    tuned_weights: [i32; crate::tune::FEATURES],
+    /// The weights of `eval=tuned` (option `tuned=w0:w1:…`; default [`crate::tuned::TUNED_WEIGHTS`]).
+    tuned_weights: [i32; crate::tuned::FEATURES],
     /// The book it opens from when not the built-in one (option `bookfile=PATH`, for testing a new book).
     book: Option<Arc<crate::book::OpeningBook>>,
     /// Null-move pruning: in a quiet position (no capture for the side to move, enough pieces on both sides)
@@ -639,7 +628,7 @@ pub enum EvalKind {
     Full,
     /// [`plain_evaluate`]: material and a piece-square table only (the baseline player).
     Plain,
-    /// [`crate::tune::tuned_evaluate`]: weights fitted to self-play results, threats included (so the separate
+    /// [`crate::tuned::tuned_evaluate`]: weights fitted to self-play results, threats included (so the separate
     /// threat, exposure and mobility terms are off with it).
     Tuned,
 }
@@ -749,7 +738,7 @@ impl Searcher {
             excluded: Vec::new(),
             root_prefix: Vec::new(),
             use_book: true,
-            tuned_weights: crate::tune::TUNED_WEIGHTS,
+            tuned_weights: crate::tuned::TUNED_WEIGHTS,
             book: None,
         }
     }
@@ -768,7 +757,7 @@ impl Searcher {
     /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
     /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book),
     /// `bookfile=PATH` (open from that book file instead of the built-in one), `tuned=w0:w1:…` (`eval=tuned` with
-    /// these weights, see [`crate::tune::FEATURE_NAMES`]), and
+    /// these weights, see [`crate::tuned::FEATURE_NAMES`]), and
     /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
     /// `spend` (use the whole time budget), `keep-fh` (with `spend`, on unless `keep-fh=0`: a cut search answers a root turn that failed high), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
     /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
@@ -889,16 +878,16 @@ impl Searcher {
                         .map(|w| w.trim().parse().map_err(|_| format!("option \"tuned\": {w:?} is not a whole number")))
                         .collect::<Result<_, _>>()?;
                     // The piece-square classes came after the first twelve weights: a shorter list leaves them 0.
-                    let n = crate::tune::FEATURES;
-                    if weights.len() < n - crate::tune::PST_CLASSES || weights.len() > n {
+                    let n = crate::tuned::FEATURES;
+                    if weights.len() < n - crate::tuned::PST_CLASSES || weights.len() > n {
                         return Err(format!(
                             "option \"tuned\" has {} weights, not {} (or {} without the piece-square classes)",
                             weights.len(),
                             n,
-                            n - crate::tune::PST_CLASSES
+                            n - crate::tuned::PST_CLASSES
                         ));
                     }
-                    self.tuned_weights = [0; crate::tune::FEATURES];
+                    self.tuned_weights = [0; crate::tuned::FEATURES];
                     self.tuned_weights[..weights.len()].copy_from_slice(&weights);
                     self.threat_weight = 0;
                     self.exposed_weight = 0;
@@ -988,7 +977,7 @@ impl Searcher {
                             self.threat_weight = 0;
                             self.exposed_weight = 0;
                             self.mobility_weight = 0;
-                            self.tuned_weights = crate::tune::TUNED_WEIGHTS;
+                            self.tuned_weights = crate::tuned::TUNED_WEIGHTS;
                             EvalKind::Tuned
                         }
                         _ => return Err("option \"eval\" is eval=full, eval=plain or eval=tuned".to_string()),
@@ -1093,7 +1082,7 @@ impl Searcher {
                 score
             }
             EvalKind::Plain => plain_evaluate(pos),
-            EvalKind::Tuned => crate::tune::evaluate_with(&self.tuned_weights, pos),
+            EvalKind::Tuned => crate::tuned::evaluate_with(&self.tuned_weights, pos),
         }
     }
 
@@ -3223,9 +3212,9 @@ mod tests {
         // `tuned` takes the twelve weights of the first features, the piece-square classes left at 0, or all of them.
         s.configure("tuned=100:4:8:10:-80:0:0:0:0:8:5:0").unwrap();
         assert_eq!(s.tuned_weights[..13], [100, 4, 8, 10, -80, 0, 0, 0, 0, 8, 5, 0, 0]);
-        let all = ["1"; crate::tune::FEATURES].join(":");
+        let all = ["1"; crate::tuned::FEATURES].join(":");
         s.configure(&format!("tuned={all}")).unwrap();
-        assert_eq!(s.tuned_weights, [1; crate::tune::FEATURES]);
+        assert_eq!(s.tuned_weights, [1; crate::tuned::FEATURES]);
         assert!(s.configure("tuned=1:2:3").is_err());
         assert!(s.configure(&format!("tuned={all}:1")).is_err());
         s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3,lmp-depth=3,lmr-adj=2").unwrap();
@@ -3294,7 +3283,7 @@ mod tests {
             let nodes = rng.random_range(5_000..80_000);
             let answer = |keep: bool| {
                 let mut s = Searcher::new(1);
-                s.configure(crate::protocol::FULL_STRENGTH).unwrap();
+                s.configure(crate::levels::FULL_STRENGTH).unwrap();
                 // The narrowest aspiration window, so that iterations often fail high.
                 s.configure(if keep { "asp=1" } else { "asp=1,keep-fh=0" }).unwrap();
                 s.search(&p, &[], Limits::nodes(nodes), |_| {})

@@ -204,7 +204,7 @@ impl Book {
         searcher.configure("max,qs-turns=2").expect("valid options");
         let mut deep = check_nodes.map(|_| {
             let mut s = Searcher::new(64);
-            s.configure(crate::protocol::FULL_STRENGTH).expect("the full-strength options are valid");
+            s.configure(crate::levels::FULL_STRENGTH).expect("the full-strength options are valid");
             s
         });
         let mut openings = Vec::new();
@@ -975,7 +975,7 @@ mod tests {
                 game.play_turn(t).unwrap();
             }
             let mut deep = Searcher::new(64);
-            deep.configure(crate::protocol::FULL_STRENGTH).unwrap();
+            deep.configure(crate::levels::FULL_STRENGTH).unwrap();
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
             deep.search(game.position(), &history_hashes(&game), limits, |_| {}).score
         };

@@ -1838,9 +1838,9 @@ fn read_part(
     read && h == part_header(variant, max_pieces, a, b, first, second)
 }
 
-impl crate::search::Oracle for Tablebase {
+impl crate::score::Oracle for Tablebase {
     fn score(&self, pos: &Position) -> Option<i32> {
-        use crate::search::WIN;
+        use crate::score::WIN;
         self.probe(pos).map(|v| match v {
             TbValue::Win(d) => WIN - d as i32,
             TbValue::Loss(d) => -(WIN - d as i32),
