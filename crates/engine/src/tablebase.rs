@@ -2068,25 +2068,39 @@ pub fn shared_pieces(variant: Variant) -> Option<u32> {
     shared_now(variant).map(|tb| tb.max_pieces())
 }
 
-/// Where tablebase files are cached: `$FANORONA_TB_DIR`, else `$XDG_CACHE_HOME/fanorona`, else
-/// `$HOME/.cache/fanorona`.
+/// Where tablebase files are cached: `$FANORONA_TB_DIR`, else the platform's cache folder as the `directories`
+/// crate finds it (`$XDG_CACHE_HOME` or `~/.cache` on Linux, the local AppData folder on Windows,
+/// `~/Library/Caches` on macOS) with the game's own folder in it, named as its data folder is: `fanorona`, or
+/// `Fanorona` where folder names are capitalised. On Linux that is where earlier versions cached the tables.
 ///
-/// An empty variable counts as unset (as the XDG specification says of its own), rather than as the current
-/// folder, where a table of several hundred megabytes would land wherever the program was started.
+/// An empty variable counts as unset, rather than as the current folder, where a table of several hundred
+/// megabytes would land wherever the program was started.
 pub fn default_dir() -> Option<PathBuf> {
-    dir_from(|name| std::env::var_os(name))
+    dir_from(|name| std::env::var_os(name), platform_cache_dir)
 }
 
-/// [`default_dir`] with the environment read through `env`.
-fn dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let var = |name: &str| env(name).filter(|v| !v.is_empty());
-    if let Some(d) = var("FANORONA_TB_DIR") {
-        return Some(PathBuf::from(d));
+/// [`default_dir`] with the environment read through `env` and the platform's folder from `platform`.
+fn dir_from(
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+    platform: impl FnOnce() -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    match env("FANORONA_TB_DIR").filter(|v| !v.is_empty()) {
+        Some(d) => Some(PathBuf::from(d)),
+        None => platform(),
     }
-    if let Some(d) = var("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(d).join("fanorona"));
-    }
-    var("HOME").map(|h| PathBuf::from(h).join(".cache").join("fanorona"))
+}
+
+/// The platform's cache folder for the game (see [`default_dir`]); None without a home folder.
+#[cfg(not(target_arch = "wasm32"))]
+fn platform_cache_dir() -> Option<PathBuf> {
+    let name = if cfg!(any(target_os = "windows", target_os = "macos")) { "Fanorona" } else { "fanorona" };
+    directories::BaseDirs::new().map(|dirs| dirs.cache_dir().join(name))
+}
+
+/// A page has no cache folder: its tables live in memory.
+#[cfg(target_arch = "wasm32")]
+fn platform_cache_dir() -> Option<PathBuf> {
+    None
 }
 
 #[cfg(test)]
@@ -2600,20 +2614,20 @@ mod tests {
     }
 
     #[test]
-    fn the_cache_folder_comes_from_the_environment_and_an_empty_variable_is_unset() {
-        let with = |vars: &[(&str, &str)]| {
-            let vars: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-            dir_from(move |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.into()))
+    fn the_cache_folder_is_the_variables_or_else_the_platforms_and_an_empty_variable_is_unset() {
+        let with = |tb: Option<&str>, platform: Option<&str>| {
+            let tb: Option<std::ffi::OsString> = tb.map(Into::into);
+            dir_from(move |name| tb.clone().filter(|_| name == "FANORONA_TB_DIR"), || platform.map(PathBuf::from))
         };
-        let all = [("FANORONA_TB_DIR", "/tb"), ("XDG_CACHE_HOME", "/xdg"), ("HOME", "/home/u")];
-        assert_eq!(with(&all), Some(PathBuf::from("/tb")));
-        assert_eq!(with(&all[1..]), Some(PathBuf::from("/xdg/fanorona")));
-        assert_eq!(with(&all[2..]), Some(PathBuf::from("/home/u/.cache/fanorona")));
-        assert_eq!(
-            with(&[("FANORONA_TB_DIR", ""), ("XDG_CACHE_HOME", ""), ("HOME", "/h")]),
-            Some(PathBuf::from("/h/.cache/fanorona"))
-        );
-        assert_eq!(with(&[("FANORONA_TB_DIR", ""), ("HOME", "")]), None);
+        assert_eq!(with(Some("/tb"), Some("/cache/fanorona")), Some(PathBuf::from("/tb")));
+        assert_eq!(with(None, Some("/cache/fanorona")), Some(PathBuf::from("/cache/fanorona")));
+        assert_eq!(with(Some(""), Some("/cache/fanorona")), Some(PathBuf::from("/cache/fanorona")));
+        assert_eq!(with(Some(""), None), None);
+        // The platform's folder is the game's own, under the cache folder `directories` finds.
+        #[cfg(target_os = "linux")]
+        if let Some(dirs) = directories::BaseDirs::new() {
+            assert_eq!(platform_cache_dir(), Some(dirs.cache_dir().join("fanorona")));
+        }
     }
 
     #[test]

@@ -472,7 +472,7 @@ enum TbAction {
         /// Board.
         #[arg(long, value_enum, default_value_t = VariantArg::Tsivy)]
         variant: VariantArg,
-        /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
+        /// Cache folder (default: $FANORONA_TB_DIR, else the platform's cache folder, ~/.cache/fanorona on Linux).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
         /// Build in memory only, on one thread, in slices of this many milliseconds as the web page does between
@@ -488,7 +488,7 @@ enum TbAction {
         /// Most pieces of the table to use.
         #[arg(long, default_value_t = 5)]
         pieces: u32,
-        /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
+        /// Cache folder (default: $FANORONA_TB_DIR, else the platform's cache folder, ~/.cache/fanorona on Linux).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
@@ -507,7 +507,7 @@ enum TbAction {
         /// Seed of the random placement.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Cache folder (default: $FANORONA_TB_DIR, else ~/.cache/fanorona).
+        /// Cache folder (default: $FANORONA_TB_DIR, else the platform's cache folder, ~/.cache/fanorona on Linux).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
