@@ -28,7 +28,7 @@ use web_time::Instant;
 /// 200 ms; depth 11 over nine bench positions in 4.1 M nodes instead of 12.1 M; and captures ordered by what
 /// the whole turn takes with them (`relay-order=2`): +10.4, +17.0 and +16.6 Elo from two books at 60,000 and
 /// 300,000 nodes a turn (two SPRT H1), depth 9 over 54 positions from match games in 1.3 s instead of 2.4 s;
-/// and the evaluation network's correction of quiet leaves (`net`, [`crate::net`]): +23.9 Elo [+8.4, +39.5] at
+/// and the evaluation network's correction of quiet leaves (`net`, [`crate::eval_net`]): +23.9 Elo [+8.4, +39.5] at
 /// 60,000 nodes a turn and +18.2 [+5.1, +31.3] at 40 ms a turn (SPRT H1 both), and retrained with the games'
 /// results making up 30% of its targets, +20.0 [+3.9, +36.2] and +19.3 [+3.8, +35.0] Elo against the first from
 /// two books at 60,000 nodes a turn (SPRT H1 both), and on twice the positions (half from games of that network),

@@ -21,11 +21,11 @@
 //! - [`net`]: a small network that corrects the evaluation of quiet positions, and its trainer.
 
 pub mod book;
+pub mod eval_net;
 pub mod game;
 pub mod geometry;
 pub mod levels;
 pub mod matches;
-pub mod net;
 pub mod notation;
 pub mod position;
 pub mod protocol;

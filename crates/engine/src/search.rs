@@ -555,8 +555,8 @@ pub struct Searcher {
     /// The depth of the current iteration: extensions stop at twice that many turns from the root.
     iter_depth: i32,
     /// Option `net` (the committed network) or `netfile=PATH`: a small network's correction added to the score of
-    /// every quiet leaf ([`crate::net`]).
-    net: Option<Arc<crate::net::Net>>,
+    /// every quiet leaf ([`crate::eval_net`]).
+    net: Option<Arc<crate::eval_net::Net>>,
     /// The refutation of each step, by the side that played it, its origin and its destination
     /// ([`Searcher::use_countermoves`]).
     countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
@@ -932,11 +932,11 @@ impl Searcher {
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
-                "net" => self.net = flag()?.then(|| crate::net::Net::builtin().clone()),
+                "net" => self.net = flag()?.then(|| crate::eval_net::Net::builtin().clone()),
                 "netfile" => {
                     let path = value.ok_or("option \"netfile\" needs a file (netfile=PATH)")?;
                     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read network {path}: {e}"))?;
-                    self.net = Some(Arc::new(crate::net::Net::parse(&text).map_err(|e| format!("{path}: {e}"))?));
+                    self.net = Some(Arc::new(crate::eval_net::Net::parse(&text).map_err(|e| format!("{path}: {e}"))?));
                 }
                 "net-scale" => self.net_scale = number()?.clamp(0, 400),
                 "lmp" => self.late_moves = number()?.max(0),
@@ -1006,7 +1006,7 @@ impl Searcher {
     pub fn quiet_eval(&self, pos: &Position) -> i32 {
         let mut score = self.static_eval(pos);
         // A wide network's exposed pieces come from the same walk of the opponent's captures as the threat.
-        let wide = self.net.as_ref().is_some_and(|n| n.inputs() == crate::net::WIDE_INPUTS);
+        let wide = self.net.as_ref().is_some_and(|n| n.inputs() == crate::eval_net::WIDE_INPUTS);
         let mut exposed = None;
         if self.threat2_weight != 0 && !self.threat_relay {
             let (first, second) = pos.double_threat();

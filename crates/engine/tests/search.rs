@@ -470,7 +470,7 @@ fn sampled_endgames_have_the_material_and_value_asked_for() {
 
 #[test]
 fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() {
-    use fanorona_engine::net::{Example, Net, TrainConfig, train};
+    use fanorona_engine::eval_net::{Example, Net, TrainConfig, train};
     let quiet: Position = "B1B1BB1BB/1BB2B3/2W1B1W2/W1W2W1W1/WW1WW2WW w".parse().unwrap();
     // A network trained to add a piece to this position (and its mirror images).
     let examples: Vec<Example> = (0..20).flat_map(|_| Example::with_mirrors(&quiet, 0, 100, 0.5, 0.0)).collect();
@@ -482,7 +482,7 @@ fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() 
             final_rate: 0.01,
             batch: 8,
             seed: 3,
-            inputs: fanorona_engine::net::INPUTS,
+            inputs: fanorona_engine::eval_net::INPUTS,
             average: 0.0,
         },
         |_, _| {},
@@ -504,7 +504,7 @@ fn the_network_adds_its_correction_to_quiet_leaves_and_a_bad_file_is_an_error() 
     with.configure("net=0").unwrap();
     assert_eq!(with.quiet_eval(&quiet), plain.quiet_eval(&quiet));
     // A damaged file and a missing one are errors that name the file, and change nothing.
-    std::fs::write(&file, format!("net 90 {}\n1 2 3\n", fanorona_engine::net::HIDDEN)).unwrap();
+    std::fs::write(&file, format!("net 90 {}\n1 2 3\n", fanorona_engine::eval_net::HIDDEN)).unwrap();
     let e = with.configure(&format!("netfile={}", file.display())).unwrap_err();
     assert!(e.contains("net.txt") && e.contains("line 2"), "{e}");
     let e = with.configure("netfile=/nonexistent/net.txt").unwrap_err();

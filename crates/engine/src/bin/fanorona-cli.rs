@@ -1232,8 +1232,8 @@ fn tune(action: TuneAction) -> Result<(), String> {
             seed,
             out,
         } => {
-            use fanorona_engine::net::{self, Example, TrainConfig};
-            let inputs = if exposed { net::WIDE_INPUTS } else { net::INPUTS };
+            use fanorona_engine::eval_net::{self, Example, TrainConfig};
+            let inputs = if exposed { eval_net::WIDE_INPUTS } else { eval_net::INPUTS };
             if !(0.0..=1.0).contains(&result_weight) {
                 return Err(format!("--result-weight {result_weight}: give a weight from 0 to 1"));
             }
@@ -1267,8 +1267,8 @@ fn tune(action: TuneAction) -> Result<(), String> {
                     .collect()
             };
             let (train, check) = (examples(&samples[..split]), examples(&samples[split..]));
-            let zero = net::Net::zero(inputs);
-            let (zt, zc) = (net::loss(&zero, &train), net::loss(&zero, &check));
+            let zero = eval_net::Net::zero(inputs);
+            let (zt, zc) = (eval_net::loss(&zero, &train), eval_net::loss(&zero, &check));
             out!(
                 "{} positions ({} examples with mirror images), {} to check; loss without the network: {zt:.6} / {zc:.6}",
                 samples.len(),
@@ -1285,8 +1285,8 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 inputs,
                 average: average.unwrap_or(0.0),
             };
-            let trained = net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
-            let (lt, lc) = (net::loss(&trained, &train), net::loss(&trained, &check));
+            let trained = eval_net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
+            let (lt, lc) = (eval_net::loss(&trained, &train), eval_net::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
             let files: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
             let blend = if result_weight > 0.0 { format!(" --result-weight {result_weight}") } else { String::new() };
