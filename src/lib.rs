@@ -15,7 +15,7 @@ pub mod state;
 pub mod theme;
 
 use platform::{cli, redraw, web};
-use play::{animation, arrows, board, cpu, endgame, input, rules};
+use play::{animation, arrows, board, cpu, endgame, input, referee};
 use save::{persist, storage};
 use screens::{analysis, game_over, hud, lessons, pause, puzzles, records, review, settings, stats, telo, title};
 
@@ -31,7 +31,7 @@ impl Plugin for LogicPlugin {
         state::plugin(app);
         // Sleeping when idle: the frame demand every concern reports to, and the waker the CPU's searches use.
         redraw::plugin(app, true);
-        rules::plugin(app);
+        referee::plugin(app);
         cpu::plugin(app);
         endgame::plugin(app);
     }

@@ -9,7 +9,7 @@ use fanorona::play::arrows::{ArrowStyle, BoardArrows};
 use fanorona::play::board::BoardFrame;
 use fanorona::play::cpu::CpuThreading;
 use fanorona::play::input::{BoardEditing, PointClicked, Selection};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::screens::analysis::{self, Analysis, AnalysisAction, Brush};
 use fanorona::state::Screen;
 use fanorona_engine::geometry::parse_point;

@@ -7,7 +7,7 @@ use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::audio::{Cue, Sounds};
 use fanorona::platform::redraw::WakeOn;
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::state::Screen;
 use fanorona_engine::{Rules, StepKind, Turn};
 use rand::rngs::StdRng;

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::play::cpu::{CpuLimits, CpuPlayer, CpuThreading, Hint, HintRequest};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona_engine::levels::Level;
 use fanorona_engine::search::Limits;
 use fanorona_engine::{Rules, Side};

@@ -8,7 +8,7 @@ use bevy::state::app::StatesPlugin;
 use common::press;
 use fanorona::LogicPlugin;
 use fanorona::play::cpu::{CpuLimits, CpuPlayer};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::state::{Pause, Screen};
 use fanorona_engine::levels::Level;
 use fanorona_engine::search::Limits;

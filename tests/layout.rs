@@ -12,7 +12,7 @@ use fanorona::play::arrows::BoardArrows;
 use fanorona::play::board::BoardFrame;
 use fanorona::play::cpu::CpuThreading;
 use fanorona::play::input::{BoardEditing, PointClicked, Selection};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::save::persist;
 use fanorona::save::storage::Storage;
 use fanorona::screens::analysis::{self, AnalysisAction};

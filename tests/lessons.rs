@@ -7,7 +7,7 @@ use fanorona::LogicPlugin;
 use fanorona::play::arrows::{ArrowStyle, BoardArrows};
 use fanorona::play::board::BoardFrame;
 use fanorona::play::input::Selection;
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::save::persist::{self, PlayerStats, Stats};
 use fanorona::save::storage::{Loaded, Storage};
 use fanorona::screens::lessons::{self, LESSONS, LessonNav, LessonRun, Verdict};

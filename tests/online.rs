@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::online::{self, Goal, Online, error_text};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::save::persist::{self, PlayerStats};
 use fanorona::save::storage::Storage;
 use fanorona::state::Screen;

@@ -8,7 +8,7 @@ use fanorona::LogicPlugin;
 use fanorona::audio::SoundSettings;
 use fanorona::i18n::{self, Lang};
 use fanorona::play::animation::AnimationSpeed;
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::play::setup::SetupForm;
 use fanorona::save::persist::{self, Notices, OnlinePrefs, PlayerStats, Resume, SavedGame, SettingsDoc};
 use fanorona::save::records::KeepGames;

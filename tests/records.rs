@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::save::storage::Storage;
 use fanorona::screens::records::{self, ExportRecord, OpenRecord, RecordNotice, RecordsUi, Replay, ReplayNav};
 use fanorona::state::Screen;

@@ -8,7 +8,7 @@ use fanorona::LogicPlugin;
 use fanorona::platform::redraw::{FrameStats, IDLE_WAIT, LoopWaker, THINKING_TICK};
 use fanorona::play::board::BoardLayout;
 use fanorona::play::cpu::{CpuPlayer, CpuThreading};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::state::Screen;
 use fanorona_engine::Rules;
 use fanorona_engine::levels::Level;

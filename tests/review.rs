@@ -7,7 +7,7 @@ use fanorona::LogicPlugin;
 use fanorona::play::arrows::{ArrowStyle, BoardArrows};
 use fanorona::play::board::BoardFrame;
 use fanorona::play::cpu::CpuThreading;
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::screens::records::{self, Replay, ReplayGame, ReplayNav};
 use fanorona::screens::review::{self, Review, ReviewLimits};
 use fanorona::state::Screen;

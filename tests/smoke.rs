@@ -2,7 +2,7 @@
 //! exit with code 0 and leave a screenshot that is not blank; a resumed game that the CPU wins at once must show
 //! its game-over window with nobody touching the window. Skipped (pass) where `xvfb-run` is missing.
 
-use fanorona::play::rules::{MatchSetup, Player};
+use fanorona::play::referee::{MatchSetup, Player};
 use fanorona::save::persist::SavedGame;
 use fanorona::save::storage::Storage;
 use fanorona_engine::levels::Level;

@@ -20,7 +20,7 @@ use fanorona::play::animation::AnimationSpeed;
 use fanorona::play::board::{BoardFrame, BoardLayout};
 use fanorona::play::cpu::{CpuLimits, CpuPlayer};
 use fanorona::play::input::{PointClicked, Selection, undo_action};
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::save::persist::{self, SavedGame};
 use fanorona::save::storage::{Loaded, Storage};
 use fanorona::screens::records::record_text;

@@ -8,7 +8,7 @@ use bevy::state::app::StatesPlugin;
 use fanorona::LogicPlugin;
 use fanorona::platform::redraw::{FrameStats, LoopWaker};
 use fanorona::play::board::BoardLayout;
-use fanorona::play::rules::*;
+use fanorona::play::referee::*;
 use fanorona::screens::widgets::reported_button;
 use fanorona::state::Screen;
 use fanorona_engine::levels::Level;

@@ -1,5 +1,5 @@
 //! Sound: valiha-like plucked strings synthesised at start-up ([`synth`]) and played through bevy_kira_audio in
-//! answer to the rules plugin's messages and to egui button clicks.
+//! answer to the referee's messages and to egui button clicks.
 //!
 //! Nothing here decides anything: sounds follow [`StepPlayed`], [`PiecesCaptured`], [`TurnEnded`] and
 //! [`GameEnded`], and only for the player's own game (the CPU game behind the title stays silent). With no sound
@@ -9,7 +9,7 @@ pub mod synth;
 
 use crate::i18n::t;
 use crate::platform::redraw::WakeOn;
-use crate::play::rules::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
+use crate::play::referee::{GameEnded, GameSet, MatchSetup, PiecesCaptured, StepPlayed, TurnEnded};
 use crate::state::{BoardPlay, Screen};
 use bevy::prelude::*;
 use bevy_egui::{EguiOutput, EguiPostUpdateSet, egui};

@@ -15,7 +15,7 @@ use crate::i18n::{t, tf};
 use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::play::input::ServerTakeback;
-use crate::play::rules::{
+use crate::play::referee::{
     GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, NewGame, Player, RequestRejected, TurnEnded,
 };
 use crate::save::persist::{CurrentSeat, OnlineSeat, ResumeGame};
@@ -646,7 +646,7 @@ fn handle(
     }
 }
 
-/// A turn the server accepted: the opponent's goes to the rules plugin as an ordinary request (true when one
+/// A turn the server accepted: the opponent's goes to the referee as an ordinary request (true when one
 /// was sent); our own coming back changes nothing; anything out of step asks for the whole game.
 fn turn_played(
     online: &mut Online,

@@ -3,7 +3,7 @@
 
 use crate::platform::redraw::WakeOn;
 use crate::play::cpu::CpuEnabled;
-use crate::play::rules::{AnimationsPending, GameEnded, GameSet, MatchSetup, NewGame, Player, TurnEnded};
+use crate::play::referee::{AnimationsPending, GameEnded, GameSet, MatchSetup, NewGame, Player, TurnEnded};
 use crate::state::{InGame, Screen};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};

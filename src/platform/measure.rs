@@ -10,7 +10,7 @@
 
 use crate::platform::redraw::{ApplyDemand, FrameDemand, FrameStats, LoopWaker};
 use crate::play::cpu::CpuPlayer;
-use crate::play::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, NewGame, Player};
+use crate::play::referee::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, NewGame, Player};
 use crate::state::Screen;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;

@@ -3,7 +3,7 @@
 //! go to the debug log and the services report that they are not there.
 
 use crate::play::cpu::CpuPlayer;
-use crate::play::rules::{GameEnded, GameState, MatchSetup, RelayContinues, TurnEnded};
+use crate::play::referee::{GameEnded, GameState, MatchSetup, RelayContinues, TurnEnded};
 use crate::state::Screen;
 use bevy::prelude::*;
 
@@ -246,7 +246,7 @@ fn announce_play(
     cpu: Res<CpuPlayer>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
-    busy: Res<crate::play::rules::AnimationsPending>,
+    busy: Res<crate::play::referee::AnimationsPending>,
     mut thinking: Local<bool>,
     mut told: Local<Option<u64>>,
 ) {

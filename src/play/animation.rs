@@ -7,7 +7,7 @@
 
 use crate::platform::redraw::FrameDemand;
 use crate::play::board::{BoardLayout, MOVING_Z, PIECE_Z, TRAY_SCALE};
-use crate::play::rules::{
+use crate::play::referee::{
     AnimationsPending, CaptureKind, Captured, GameEnded, GameSet, GameStarted, Piece, PiecesCaptured, StepPlayed,
     TurnEnded, UndoHappened,
 };

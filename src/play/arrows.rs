@@ -2,12 +2,13 @@
 //!
 //! Every step of a relay gets its own arrow, in order, and the points whose pieces the turn captured are marked
 //! with a cross while they stay empty, so that a player who looked away sees what happened. A cross is open in its
-//! middle, where a destination dot may sit, and arrows stop short of the centres: no marker hides another. The same drawing shows the hint and, for the
-//! review and analysis screens, whatever turns they put in [`BoardArrows`].
+//! middle, where a destination dot may sit, and arrows stop short of the centres: no marker hides another. The
+//! same drawing shows the hint and, for the review and analysis screens, whatever turns they put in
+//! [`BoardArrows`].
 
 use crate::play::board::{BoardLayout, PIECE_Z};
 use crate::play::cpu::Hint;
-use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup};
+use crate::play::referee::{AnimationsPending, GameSet, GameState, MatchSetup};
 use crate::state::InGame;
 use bevy::prelude::*;
 use fanorona_engine::{Position, Step, Turn};

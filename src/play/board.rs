@@ -6,7 +6,7 @@
 //! free.
 
 use crate::platform::redraw::WakeOn;
-use crate::play::rules::{Captured, GameStarted, GameState, Piece};
+use crate::play::referee::{Captured, GameStarted, GameState, Piece};
 use crate::state::Screen;
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;

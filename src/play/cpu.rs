@@ -14,7 +14,7 @@
 
 use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker, THINKING_TICK};
-use crate::play::rules::{
+use crate::play::referee::{
     AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player,
 };
 use crate::state::{Pause, is_paused};

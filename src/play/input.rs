@@ -14,7 +14,7 @@
 use crate::i18n::{illegal_reason_text, t, tf};
 use crate::platform::redraw::WakeOn;
 use crate::play::board::{BoardFrame, BoardLayout, BoardMeshes, OVER_Z, UNDER_Z};
-use crate::play::rules::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, TurnEnded};
+use crate::play::referee::{AnimationsPending, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, TurnEnded};
 use crate::state::{BoardPlay, Pause, Screen, is_paused};
 use bevy::diagnostic::FrameCount;
 use bevy::input::ButtonState;
@@ -741,7 +741,7 @@ mod tests {
 
     #[test]
     fn undo_needs_something_to_undo_and_online_the_servers_leave() {
-        use crate::play::rules::Player;
+        use crate::play::referee::Player;
         use fanorona_engine::Rules;
         let local = MatchSetup::default();
         let online = MatchSetup { players: [Player::Human, Player::Remote], ..MatchSetup::default() };

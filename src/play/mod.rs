@@ -1,5 +1,5 @@
-//! Playing a game: the rules (the only writer of game state), the board and its pieces, input, animation, the CPU
-//! player and the match being set up.
+//! Playing a game: the referee (the only writer of game state, applying the rules), the board and its pieces,
+//! input, animation, the CPU player and the match being set up.
 
 pub mod animation;
 pub mod arrows;
@@ -7,5 +7,5 @@ pub mod board;
 pub mod cpu;
 pub mod endgame;
 pub mod input;
-pub mod rules;
+pub mod referee;
 pub mod setup;

@@ -1,7 +1,7 @@
 //! The match being set up and played: who plays (the new-game form), the vela game that may follow, and player
 //! names. Below both the menus and the saves, which each use it.
 
-use crate::play::rules::{MatchSetup, Player};
+use crate::play::referee::{MatchSetup, Player};
 use bevy::prelude::*;
 use fanorona_engine::levels::Level;
 use fanorona_engine::{GameResult, Rules, Side, Vela};

@@ -13,7 +13,7 @@ use crate::i18n::{self, Lang};
 use crate::platform::redraw::FrameDemand;
 use crate::platform::redraw::WakeOn;
 use crate::play::animation::AnimationSpeed;
-use crate::play::rules::{GameEnded, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
+use crate::play::referee::{GameEnded, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
 use crate::play::setup::{Mode, SetupForm, player_name};
 use crate::save::storage::{Document, Loaded, Storage};
 use crate::state::{InGame, Screen};
@@ -475,7 +475,7 @@ pub fn plugin(app: &mut App, storage: Storage, resume: bool) {
         .insert_resource(resume_state)
         .init_resource::<Counting>()
         .add_woken_message::<ResumeGame>()
-        .add_systems(Update, resume_game.before(crate::play::rules::GameSet::Rules))
+        .add_systems(Update, resume_game.before(crate::play::referee::GameSet::Rules))
         .add_systems(Last, (save_settings, save_game, count_stats));
     if resume && unfinished {
         app.add_systems(Startup, |mut w: MessageWriter<ResumeGame>| {

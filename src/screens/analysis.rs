@@ -2,7 +2,7 @@
 //! the engine's best lines (multi-PV) and an evaluation bar update as it thinks.
 //!
 //! It is not a game: nothing is counted in the stats or saved as the game in progress (those follow [`InGame`],
-//! which this screen is not). The board shows the tree's current node through the rules plugin ([`LoadGame`]), so
+//! which this screen is not). The board shows the tree's current node through the referee ([`LoadGame`]), so
 //! the ordinary input plays turns on it; each turn the rules report is added to the tree as a child of the node.
 //! In editing mode a click on a point changes what stands there instead.
 //!
@@ -19,7 +19,7 @@ use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
 use crate::play::cpu::CpuThreading;
 use crate::play::input::{BoardEditing, PointClicked, Selection};
-use crate::play::rules::{GameSet, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
+use crate::play::referee::{GameSet, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
 use crate::screens::widgets::{report_button, side_panel};
 use crate::state::Screen;
 use crate::theme::colors;

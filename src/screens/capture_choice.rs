@@ -4,7 +4,7 @@
 use crate::i18n::{t, tf};
 use crate::play::board::BoardFrame;
 use crate::play::input::Selection;
-use crate::play::rules::{GameState, MoveAction, MoveRequest};
+use crate::play::referee::{GameState, MoveAction, MoveRequest};
 use crate::state::BoardPlay;
 use crate::theme::colors;
 use bevy::prelude::*;

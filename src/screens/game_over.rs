@@ -4,7 +4,7 @@ use crate::i18n::capitalise;
 use crate::i18n::{outcome_reason, result_text, side_name, t, tf};
 use crate::play::board::BoardFrame;
 use crate::play::input::undo_action;
-use crate::play::rules::{AnimationsPending, GameState, MatchSetup, MoveRequest, NewGame};
+use crate::play::referee::{AnimationsPending, GameState, MatchSetup, MoveRequest, NewGame};
 use crate::play::setup::next_vela;
 use crate::screens::widgets::big_button;
 use crate::state::Screen;

@@ -9,7 +9,7 @@ use crate::play::animation::AnimationSpeed;
 use crate::play::board::BoardFrame;
 use crate::play::cpu::{CpuPlayer, Hint, HintRequest, cpu_level};
 use crate::play::input::{Selection, human_to_move, undo_action, undo_allowed};
-use crate::play::rules::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::play::referee::{AnimationsPending, GameState, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::screens::online::online_section;
 use crate::screens::widgets::report_button;
 use crate::state::{InGame, Pause, Screen, is_paused};

@@ -2,7 +2,7 @@
 //!
 //! Each lesson sets up a position on the small board and asks for one turn (a paika, an approach, a withdrawal,
 //! the better of the two, a compulsory capture, a relay, a relay within its limits, a relay stopped early). The
-//! rules plugin plays the turn as in a game; when it ends, [`judge`] says whether it did what the lesson asked. A
+//! referee plays the turn as in a game; when it ends, [`judge`] says whether it did what the lesson asked. A
 //! wrong turn is explained in the panel and a right turn is drawn on the board as arrows; "Try again" sets the
 //! position up anew. The last lesson starts a real game on the 5 × 5 board against Beginner. The lessons are
 //! offered once on the first start (the title's prompt) and are always on the title's menu.
@@ -12,7 +12,7 @@ use crate::platform::redraw::WakeOn;
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
 use crate::play::input::Selection;
-use crate::play::rules::{
+use crate::play::referee::{
     GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, NewGame, Player, RequestRejected, TurnEnded,
 };
 use crate::save::persist::PlayerStats;

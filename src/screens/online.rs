@@ -9,7 +9,7 @@ use crate::online::{Goal, Link, Online, default_server, parse_code, parse_invite
 use crate::platform::cli::Options;
 use crate::platform::redraw::FrameDemand;
 use crate::play::board::BoardFrame;
-use crate::play::rules::MatchSetup;
+use crate::play::referee::MatchSetup;
 use crate::save::persist::OnlinePrefs;
 use crate::screens::widgets::centered;
 use crate::state::{InGame, Screen};

@@ -6,7 +6,7 @@
 
 use crate::i18n::t;
 use crate::play::animation::AnimationSpeed;
-use crate::play::rules::NewGame;
+use crate::play::referee::NewGame;
 use crate::state::{Pause, Screen};
 use crate::theme::colors;
 use bevy::prelude::*;
@@ -40,7 +40,7 @@ fn pause_window(
     mut next_pause: ResMut<NextState<Pause>>,
     mut next_screen: ResMut<NextState<Screen>>,
     mut export: MessageWriter<crate::screens::records::ExportRecord>,
-    setup: Res<crate::play::rules::MatchSetup>,
+    setup: Res<crate::play::referee::MatchSetup>,
 ) -> Result {
     let Some(mut view) = view else { return Ok(()) };
     let online = setup.is_online();

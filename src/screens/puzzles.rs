@@ -11,7 +11,7 @@ use crate::platform::redraw::WakeOn;
 use crate::play::arrows::BoardArrows;
 use crate::play::board::BoardFrame;
 use crate::play::input::Selection;
-use crate::play::rules::{
+use crate::play::referee::{
     AnimationsPending, GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player, RequestRejected,
     TurnEnded,
 };

@@ -11,7 +11,7 @@ use crate::platform::redraw::FrameDemand;
 use crate::platform::redraw::WakeOn;
 use crate::platform::web;
 use crate::play::board::BoardFrame;
-use crate::play::rules::{GameEnded, GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
+use crate::play::referee::{GameEnded, GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::play::setup::player_name;
 use crate::save::records::{
     KEPT_SUFFIXES, KeepGames, date_tag, prune_kept_records, record_name, unix_now, unused_record_name,

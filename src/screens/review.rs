@@ -11,7 +11,7 @@ use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
 use crate::play::cpu::CpuThreading;
-use crate::play::rules::GameSet;
+use crate::play::referee::GameSet;
 use crate::screens::records::{Replay, ReplayNav, StartReview};
 use crate::state::Screen;
 use crate::theme::colors;

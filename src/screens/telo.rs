@@ -8,7 +8,7 @@
 use crate::i18n::{side_name, t, tf};
 use crate::platform::redraw::FrameDemand;
 use crate::platform::redraw::WakeOn;
-use crate::play::rules::{GameSet, MatchSetup, Player};
+use crate::play::referee::{GameSet, MatchSetup, Player};
 use crate::screens::widgets::paint_stone;
 use crate::state::Screen;
 use crate::theme::colors;

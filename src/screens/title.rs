@@ -5,7 +5,7 @@ use crate::i18n::{level_name, side_name, t};
 use crate::platform::cli::Options;
 use crate::platform::redraw::{FrameDemand, WindowShown};
 use crate::play::cpu::CpuEnabled;
-use crate::play::rules::{AnimationsPending, GameState, MatchSetup, NewGame, Player};
+use crate::play::referee::{AnimationsPending, GameState, MatchSetup, NewGame, Player};
 use crate::play::setup::{Mode, SetupForm};
 use crate::screens::analysis::AnalysisAction;
 use crate::screens::lessons::LessonNav;

@@ -1,4 +1,5 @@
-//! The rules plugin: the only writer of the authoritative game record and of the piece entities.
+//! The referee: the plugin that applies the rules, the only writer of the authoritative game record and of the
+//! piece entities.
 //!
 //! Input and the CPU player send [`MoveRequest`]s; this plugin validates them with the engine and reports what
 //! happened as messages ([`StepPlayed`], [`PiecesCaptured`], [`RelayContinues`], [`TurnEnded`], [`GameEnded`],
@@ -281,7 +282,7 @@ pub struct RequestRejected {
     pub reason: String,
 }
 
-/// A piece on the board: its colour and point. Only the rules plugin spawns, moves and removes these.
+/// A piece on the board: its colour and point. Only the referee spawns, moves and removes these.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// Its colour.
@@ -308,7 +309,7 @@ pub struct Captured {
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnimationsPending(pub bool);
 
-/// Which entity stands on each point (the rules plugin's own index, so it never depends on command flushes).
+/// Which entity stands on each point (the referee's own index, so it never depends on command flushes).
 #[derive(Resource, Debug)]
 struct PieceIndex([Option<Entity>; 64]);
 
