@@ -241,7 +241,7 @@ fn keep_finished_games(
     setup: Res<MatchSetup>,
     mut kept: ResMut<KeptRecord>,
 ) {
-    // Only the player's own game (not the title's), with a person in it, ending now (not loaded already over).
+    // Only the player's own game (not the title's) with a person in it; online games are kept by the online module.
     if ended.read().count() == 0 || in_game.is_none() || !keep.0 || setup.is_online() {
         return;
     }
