@@ -17,14 +17,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// The committed book of balanced openings (see [`Book::parse`] for the format).
+/// The committed book of balanced openings (see [`Openings::parse`] for the format).
 pub const OPENINGS: &str = include_str!("../data/openings.txt");
 
 /// Nodes at most for the search of one candidate turn of a generated opening: the rare position that needs more
 /// (long exchanges) ends that opening, which is then dropped for having too few turns or kept if it has 4.
 const TURN_NODES: u64 = 2_000_000;
 
-/// Tries in a row that reach no final position not seen before, after which [`Book::generate`] gives up: the
+/// Tries in a row that reach no final position not seen before, after which [`Openings::generate`] gives up: the
 /// openings its choice of turns reaches are exhausted.
 const STALE_TRIES: usize = 2_000;
 
@@ -32,7 +32,7 @@ const STALE_TRIES: usize = 2_000;
 /// piece).
 pub const CHOICE_MARGIN: i32 = 150;
 
-/// What [`Book::generate`] makes: how many openings, how many turns each, how the turns are drawn and how the
+/// What [`Openings::generate`] makes: how many openings, how many turns each, how the turns are drawn and how the
 /// final position is checked. The default is the committed book's (`fanorona-cli openings` with no options).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GenerateSpec {
@@ -70,7 +70,7 @@ impl Default for GenerateSpec {
 /// A book of openings under the default rules: turn sequences from the start position, or positions given as FEN
 /// (endgames, to measure how engines convert a won ending or set traps in a drawn one).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Book {
+pub struct Openings {
     /// The openings, each a list of whole turns played from its start (empty for a FEN line).
     pub openings: Vec<Vec<Turn>>,
     /// Where each opening starts: the start position, or the position of a FEN line (as many as `openings`).
@@ -79,14 +79,14 @@ pub struct Book {
 
 /// Why a book was rejected: the line (1-based) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookError {
+pub struct OpeningsError {
     /// Line number, from 1 (0: the file as a whole).
     pub line: usize,
     /// What is wrong.
     pub message: String,
 }
 
-impl std::fmt::Display for BookError {
+impl std::fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line == 0 {
             write!(f, "opening book: {}", self.message)
@@ -96,19 +96,19 @@ impl std::fmt::Display for BookError {
     }
 }
 
-impl std::error::Error for BookError {}
+impl std::error::Error for OpeningsError {}
 
-impl Book {
+impl Openings {
     /// The committed book ([`OPENINGS`]).
-    pub fn builtin() -> Book {
-        Book::parse(OPENINGS).expect("the committed opening book is valid (a unit test checks it)")
+    pub fn builtin() -> Openings {
+        Openings::parse(OPENINGS).expect("the committed opening book is valid (a unit test checks it)")
     }
 
     /// Reads a book: one opening a line, its turns in turn notation separated by `,` (`d3-e3A e3-e4W, f4-e3W`),
     /// or `fen ` and a position at the start of a turn (`fen 9/9/2B6/9/3WW2B1 w`); blank lines and lines starting
     /// with `#` are skipped. Every turn must be legal from the start position, no opening may end the game, and no
     /// position may appear twice: a damaged file is rejected with the line.
-    pub fn parse(text: &str) -> Result<Book, BookError> {
+    pub fn parse(text: &str) -> Result<Openings, OpeningsError> {
         let mut openings = Vec::new();
         let mut starts = Vec::new();
         let mut seen = std::collections::HashMap::new();
@@ -117,7 +117,7 @@ impl Book {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let err = |message: String| BookError { line: i + 1, message };
+            let err = |message: String| OpeningsError { line: i + 1, message };
             if let Some(fen) = line.strip_prefix("fen ") {
                 let rules = Rules::default();
                 let pos = Position::from_fen_with_rules(fen.trim(), &rules).map_err(|e| err(format!("{e}")))?;
@@ -152,12 +152,12 @@ impl Book {
             starts.push(*game.start_position());
         }
         if openings.is_empty() {
-            return Err(BookError { line: 0, message: "no openings".to_string() });
+            return Err(OpeningsError { line: 0, message: "no openings".to_string() });
         }
-        Ok(Book { openings, starts })
+        Ok(Openings { openings, starts })
     }
 
-    /// The book as text, in the format [`Book::parse`] reads.
+    /// The book as text, in the format [`Openings::parse`] reads.
     pub fn to_text(&self, header: &str) -> String {
         let mut s = crate::comment_lines(header);
         let standard = Position::start(&Rules::default());
@@ -195,7 +195,7 @@ impl Book {
     /// 30 openings of the committed book searched with 20 M nodes, 6 were forced wins for one side and 8 more
     /// scored three pieces or more, and in self-play at 300,000 nodes a turn 42–45% of the pairs split 1–1, each
     /// side winning with the better colour: pairs that tell two engines nothing.
-    pub fn generate(spec: &GenerateSpec, mut progress: impl FnMut(usize, usize)) -> Book {
+    pub fn generate(spec: &GenerateSpec, mut progress: impl FnMut(usize, usize)) -> Openings {
         let GenerateSpec { count, depth, window: (min, margin), choice, check_nodes, turns: (fewest, most), seed } =
             *spec;
         use rand::{Rng, SeedableRng};
@@ -250,7 +250,7 @@ impl Book {
             progress(openings.len(), tries);
         }
         let starts = vec![Position::start(&Rules::default()); openings.len()];
-        Book { openings, starts }
+        Openings { openings, starts }
     }
 }
 
@@ -722,21 +722,21 @@ fn play_one(
 }
 
 /// Plays the book's opening `n` twice, A as White then as Black (with seeds that differ).
-pub(crate) fn play_pair(cfg: &Config, book: &Book, n: usize, players: &mut [Player; 2], seed: u64) -> [GameLog; 2] {
+pub(crate) fn play_pair(cfg: &Config, book: &Openings, n: usize, players: &mut [Player; 2], seed: u64) -> [GameLog; 2] {
     let opening = (&book.starts[n], book.openings[n].as_slice());
     [play_one(cfg, opening, Side::White, players, seed), play_one(cfg, opening, Side::Black, players, seed + (1 << 40))]
 }
 
 /// Runs the test over `book` (opening k for pair k, cycling) until the LLR crosses a bound or `max_pairs` are
 /// played; `report` sees the state after every pair. Returns the verdict and the final state.
-pub fn run(cfg: &Config, book: &Book, report: impl FnMut(&Progress)) -> (Verdict, Progress) {
+pub fn run(cfg: &Config, book: &Openings, report: impl FnMut(&Progress)) -> (Verdict, Progress) {
     run_logged(cfg, book, report, |_| {})
 }
 
 /// [`run`], with every counted game passed to `on_game` as it finishes (its pair's two games together).
 pub fn run_logged(
     cfg: &Config,
-    book: &Book,
+    book: &Openings,
     mut report: impl FnMut(&Progress),
     mut on_game: impl FnMut(&GameLog),
 ) -> (Verdict, Progress) {
@@ -815,19 +815,20 @@ mod tests {
     fn fen_lines_start_games_from_their_position() {
         // White to move takes Black's last piece by approach at once.
         let fen = "9/9/9/9/W1B6 w";
-        let book = Book::parse(&format!("# endgames\nfen {fen}\nd3-e3A, c3-d3A\n")).unwrap_or_else(|e| panic!("{e}"));
+        let book =
+            Openings::parse(&format!("# endgames\nfen {fen}\nd3-e3A, c3-d3A\n")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(book.openings.len(), 2);
         assert_eq!(book.starts.len(), 2);
         assert!(book.openings[0].is_empty());
         assert_eq!(book.starts[0].to_fen(), fen);
         assert_eq!(book.starts[1], Position::start(&Rules::default()));
-        assert_eq!(Book::parse(&book.to_text("header")).unwrap(), book);
+        assert_eq!(Openings::parse(&book.to_text("header")).unwrap(), book);
         for (bad, what) in [
             ("d3-e3A\nfen 9/9/9/9/W1B5 w\n".to_string(), "row"),
             ("fen 9/9/9/9/W8 w\n".to_string(), "over"),
             (format!("fen {fen}\nfen  {fen} \n"), "same position"),
         ] {
-            let e = Book::parse(&bad).unwrap_err();
+            let e = Openings::parse(&bad).unwrap_err();
             assert_eq!(e.line, bad.lines().count(), "{bad:?}: {e}");
             assert!(e.to_string().contains(what) || what == "row", "{bad:?}: {e}");
         }
@@ -845,7 +846,7 @@ mod tests {
             tt_megabytes: 1,
         };
         let mut logs = Vec::new();
-        run_logged(&cfg, &Book::parse(&format!("fen {fen}")).unwrap(), |_| {}, |g| logs.push(g.clone()));
+        run_logged(&cfg, &Openings::parse(&format!("fen {fen}")).unwrap(), |_| {}, |g| logs.push(g.clone()));
         assert_eq!(logs.len(), 2);
         for g in &logs {
             // Whoever has White wins with the one capture.
@@ -929,19 +930,21 @@ mod tests {
 
     #[test]
     fn the_committed_book_is_valid_and_large() {
-        let book = Book::builtin();
+        let book = Openings::builtin();
         assert!(book.openings.len() >= 300, "{} openings", book.openings.len());
         assert!(book.openings.iter().all(|o| (4..=6).contains(&o.len())));
         // The text round-trips.
-        assert_eq!(Book::parse(&book.to_text("header")).unwrap(), book);
+        assert_eq!(Openings::parse(&book.to_text("header")).unwrap(), book);
     }
 
     #[test]
     fn generated_openings_end_inside_their_score_window() {
         // Depth 2 keeps the test quick; the window is checked again by an independent search of the same depth.
         let (depth, window) = (2, (60, 400));
-        let book =
-            Book::generate(&GenerateSpec { count: 3, depth, window, seed: 7, ..GenerateSpec::default() }, |_, _| {});
+        let book = Openings::generate(
+            &GenerateSpec { count: 3, depth, window, seed: 7, ..GenerateSpec::default() },
+            |_, _| {},
+        );
         assert_eq!(book.openings.len(), 3);
         let mut searcher = Searcher::new(16);
         searcher.configure("max,qs-turns=2").unwrap();
@@ -955,8 +958,8 @@ mod tests {
             assert!((window.0..=window.1).contains(&r.score.abs()), "{o:?} scores {}", r.score);
         }
         // Balanced ones stay within their margin.
-        for o in
-            &Book::generate(&GenerateSpec { count: 2, depth, seed: 7, ..GenerateSpec::default() }, |_, _| {}).openings
+        for o in &Openings::generate(&GenerateSpec { count: 2, depth, seed: 7, ..GenerateSpec::default() }, |_, _| {})
+            .openings
         {
             let mut game = Game::new(Rules::default());
             for t in o {
@@ -979,12 +982,12 @@ mod tests {
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
             deep.search(game.position(), &history_hashes(&game), limits, |_| {}).score
         };
-        let shallow = Book::generate(
+        let shallow = Openings::generate(
             &GenerateSpec { count: 2, depth, window: (0, margin), seed, ..GenerateSpec::default() },
             |_, _| {},
         );
         assert!(shallow.openings.iter().any(|o| deep_score(o).abs() > margin), "the deep check would drop none");
-        let checked = Book::generate(
+        let checked = Openings::generate(
             &GenerateSpec {
                 count: 2,
                 depth,
@@ -1006,20 +1009,20 @@ mod tests {
     fn generated_openings_have_the_turns_asked_for() {
         let spec =
             GenerateSpec { count: 4, depth: 1, window: (0, 100), turns: (4, 4), seed: 5, ..GenerateSpec::default() };
-        let book = Book::generate(&spec, |_, _| {});
+        let book = Openings::generate(&spec, |_, _| {});
         assert_eq!(book.openings.len(), 4);
         assert!(book.openings.iter().all(|o| o.len() == 4), "{:?}", book.openings);
         // The default draws every length from 4 to 6 (at depth 1, dozens of openings reach each).
         let spec = GenerateSpec { count: 30, depth: 1, window: (0, 100), seed: 5, ..GenerateSpec::default() };
         let lengths: std::collections::BTreeSet<usize> =
-            Book::generate(&spec, |_, _| {}).openings.iter().map(|o| o.len()).collect();
+            Openings::generate(&spec, |_, _| {}).openings.iter().map(|o| o.len()).collect();
         assert_eq!(lengths.into_iter().collect::<Vec<_>>(), [4, 5, 6]);
     }
 
     #[test]
     fn generation_stops_when_its_choice_of_turns_reaches_no_more_openings() {
         // Only the best turns of a depth-1 search: a handful of distinct openings, far fewer than asked for.
-        let book = Book::generate(
+        let book = Openings::generate(
             &GenerateSpec { count: 100, depth: 1, window: (0, 10_000), choice: 0, seed: 3, ..GenerateSpec::default() },
             |_, _| {},
         );
@@ -1031,22 +1034,22 @@ mod tests {
     #[test]
     fn a_damaged_book_is_rejected_with_its_line() {
         let good = "# comment\nd3-e3A, c3-d3A\n";
-        let book = Book::parse(good).unwrap_or_else(|e| panic!("{e}"));
+        let book = Openings::parse(good).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(book.openings.len(), 1);
         let bad_turn = "# comment\n\nd3-e3A, c3-zzA\n";
-        let e = Book::parse(bad_turn).unwrap_err();
+        let e = Openings::parse(bad_turn).unwrap_err();
         assert_eq!(e.line, 3, "{e}");
         assert!(e.to_string().contains("line 3"), "{e}");
         let illegal = "d3-e3A\nd3-e3A, a1-a2\n";
-        let e = Book::parse(illegal).unwrap_err();
+        let e = Openings::parse(illegal).unwrap_err();
         assert_eq!(e.line, 2, "{e}");
         assert!(e.message.contains("illegal"), "{e}");
         let twice = "d3-e3A\nd3-e3A\n";
-        assert_eq!(Book::parse(twice).unwrap_err().line, 2);
-        assert_eq!(Book::parse("# nothing\n").unwrap_err().line, 0);
+        assert_eq!(Openings::parse(twice).unwrap_err().line, 2);
+        assert_eq!(Openings::parse("# nothing\n").unwrap_err().line, 0);
         // A truncated last line (cut in the middle of a step) is caught as well.
         let cut = "d3-e3A, c3-d";
-        assert_eq!(Book::parse(cut).unwrap_err().line, 1);
+        assert_eq!(Openings::parse(cut).unwrap_err().line, 1);
     }
 
     #[test]
@@ -1069,7 +1072,7 @@ mod tests {
 
     #[test]
     fn a_short_test_counts_every_game() {
-        let book = Book::parse("d3-e3A, c3-d3A, b2-c3A, a3-b2A\n").unwrap_or_else(|e| panic!("{e}"));
+        let book = Openings::parse("d3-e3A, c3-d3A, b2-c3A, a3-b2A\n").unwrap_or_else(|e| panic!("{e}"));
         let cfg = Config {
             a: "max".parse().unwrap(),
             b: "baseline".parse().unwrap(),

@@ -8,7 +8,7 @@
 //! rate to `r_end` at the last iteration.
 
 use crate::search::{Limits, Searcher};
-use crate::sprt::{self, Book, Config, Engine};
+use crate::sprt::{self, Config, Engine, Openings};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -134,7 +134,7 @@ pub fn update(theta: &mut [f64], params: &[Param], signs: &[f64], k: usize, n: u
 
 /// Runs the tuning over `book` (its openings in an order drawn from the seed); `report` sees the iterations done
 /// and the values after each pair. Returns the final values.
-pub fn run(s: &Settings, book: &Book, mut report: impl FnMut(usize, &[f64])) -> Result<Vec<f64>, String> {
+pub fn run(s: &Settings, book: &Openings, mut report: impl FnMut(usize, &[f64])) -> Result<Vec<f64>, String> {
     if book.openings.is_empty() {
         return Err("the book has no openings".into());
     }
@@ -204,7 +204,7 @@ pub fn run(s: &Settings, book: &Book, mut report: impl FnMut(usize, &[f64])) -> 
 }
 
 /// The plus engine's wins less its losses over opening `n` played with both colours.
-fn play_pair(s: &Settings, book: &Book, n: usize, plus: &[i64], minus: &[i64], seed: u64) -> Result<f64, String> {
+fn play_pair(s: &Settings, book: &Openings, n: usize, plus: &[i64], minus: &[i64], seed: u64) -> Result<f64, String> {
     let cfg = Config {
         a: Engine::Search(spec(&s.base, &s.params, plus)),
         b: Engine::Search(spec(&s.base, &s.params, minus)),

@@ -11,7 +11,7 @@ use crate::levels::history_hashes;
 use crate::position::Position;
 use crate::rules::{Rules, Side};
 use crate::search::{Limits, Oracle, PIECE, Searcher, WIN_BOUND};
-use crate::sprt::Book;
+use crate::sprt::Openings;
 pub use crate::tuned::{FEATURE_NAMES, FEATURES, PST_CLASSES, TUNED_WEIGHTS, evaluate_with, features, tuned_evaluate};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -50,7 +50,7 @@ pub fn generate(
     progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<Sample>, String> {
     Searcher::new(1).configure(spec)?;
-    let book = Book::builtin();
+    let book = Openings::builtin();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let mut all = Vec::new();

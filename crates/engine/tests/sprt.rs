@@ -2,7 +2,7 @@
 //! engine protocol, and a program that fails loses its games instead of stopping the test.
 
 use fanorona_engine::search::Limits;
-use fanorona_engine::sprt::{Book, Config, Verdict, run};
+use fanorona_engine::sprt::{Config, Openings, Verdict, run};
 
 fn config(a: &str, b: &str, pairs: usize) -> Config {
     Config {
@@ -30,7 +30,7 @@ fn an_engine_program_plays_a_short_match_over_the_protocol() {
         dir.display(),
         env!("CARGO_BIN_EXE_fanorona-cli")
     );
-    let book = Book::parse(
+    let book = Openings::parse(
         "f2-e3A, c3-d4W, g3-f2W, g4-g3A, d2-c3A c3-b2W\nd2-e3A, g4-g5W g5-f4A, e1-d2A, b5-b4A, d2-c3A c3-b2W\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -44,7 +44,7 @@ fn an_engine_program_plays_a_short_match_over_the_protocol() {
 #[test]
 fn a_program_that_cannot_play_stops_the_test_without_a_game() {
     // `true` ends at once: no readyok.
-    let book = Book::parse("f2-e3A, c3-d4W\n").unwrap_or_else(|e| panic!("{e}"));
+    let book = Openings::parse("f2-e3A, c3-d4W\n").unwrap_or_else(|e| panic!("{e}"));
     let (_, state) = run(&config("exe:true", "max", 2), &book, |_| {});
     assert_eq!(state.penta.pairs(), 0);
     assert!("exe:".parse::<fanorona_engine::sprt::Engine>().is_err());
@@ -149,7 +149,7 @@ fn sampled_endgames_make_a_book_and_bad_material_is_an_error() {
     let out = sample("2v2");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    let book = Book::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let book = Openings::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert_eq!(book.openings.len(), 6, "{text}");
     assert!(
         book.starts.iter().all(|p| p.count(fanorona_engine::Side::White) + p.count(fanorona_engine::Side::Black) == 4)

@@ -19,10 +19,10 @@ macro_rules! out {
 }
 
 /// The book of `--book`, or the committed one.
-fn load_book(path: Option<&std::path::Path>) -> Result<sprt::Book, String> {
-    let Some(path) = path else { return Ok(sprt::Book::builtin()) };
+fn load_openings(path: Option<&std::path::Path>) -> Result<sprt::Openings, String> {
+    let Some(path) = path else { return Ok(sprt::Openings::builtin()) };
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    sprt::Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    sprt::Openings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn emit(args: std::fmt::Arguments<'_>) {
@@ -816,7 +816,7 @@ fn run(command: Command) -> Result<(), String> {
             verbose,
             hash,
         } => {
-            let book = load_book(book.as_deref())?;
+            let book = load_openings(book.as_deref())?;
             let limits = sprt::turn_limits(nodes.is_none().then_some(movetime), nodes);
             let cfg = sprt::Config {
                 a: a.parse()?,
@@ -903,7 +903,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Spsa { base, params, pairs, nodes, threads, book, seed, every } => {
             let params = params.iter().map(|p| p.parse()).collect::<Result<Vec<spsa::Param>, String>>()?;
             fanorona_engine::search::Searcher::new(1).configure(&base).map_err(|e| format!("--base: {e}"))?;
-            let book = load_book(book.as_deref())?;
+            let book = load_openings(book.as_deref())?;
             let settings = spsa::Settings {
                 base,
                 params,
@@ -948,7 +948,7 @@ fn run(command: Command) -> Result<(), String> {
             let length = turns.map_or((4, 6), |n| (n as usize, n as usize));
             let spec =
                 sprt::GenerateSpec { count, depth, window: (min, margin), choice, check_nodes, turns: length, seed };
-            let book = sprt::Book::generate(&spec, |n, tries| {
+            let book = sprt::Openings::generate(&spec, |n, tries| {
                 if n % 50 == 0 {
                     eprintln!("{n} openings from {tries} tries, {:.0} s", t0.elapsed().as_secs_f64());
                 }

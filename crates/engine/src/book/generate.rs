@@ -27,7 +27,7 @@ pub struct BookConfig {
 
 impl OpeningBook {
     /// Every distinct position `turns` turns from the start (default rules) that is not over and whose search of
-    /// `depth` turns (the balanced-opening generator's, [`crate::sprt::Book::generate`]: `max,qs-turns=2`)
+    /// `depth` turns (the balanced-opening generator's, [`crate::sprt::Openings::generate`]: `max,qs-turns=2`)
     /// scores within `margin` of even, with that score: most balanced first, then by FEN, so the order depends
     /// on nothing else. Where random balanced openings of that length end.
     pub fn balanced_positions(turns: usize, depth: u32, margin: i32) -> Vec<(Position, i32)> {
