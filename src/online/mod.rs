@@ -851,14 +851,9 @@ fn same_game(local: &Game, server: &Game) -> bool {
 /// Keeps the finished game's record (the server's, with both names) with the player's records.
 fn save_record(storage: Option<&Storage>, record: &str, online: &mut Online, now: f64) {
     let Some(storage) = storage else { return };
-    let secs = crate::save::records::unix_now();
-    let base = format!("{}-online", crate::save::records::record_name(secs));
-    let name = crate::save::records::unused_record_name(storage, &base);
-    match storage.write_record(&name, record) {
-        Ok(()) => {
-            crate::save::records::prune_kept_records(storage);
-            online.note(tf("online.record_saved", &[("place", storage.record_location(&name).into())]), now)
-        }
+    let suffix = crate::save::records::KEPT_SUFFIXES[2];
+    match crate::save::records::keep_record(storage, suffix, crate::save::records::unix_now(), record) {
+        Ok(name) => online.note(tf("online.record_saved", &[("place", storage.record_location(&name).into())]), now),
         Err(e) => online.note(tf("records.save_failed", &[("error", e.to_string().into())]), now),
     }
 }

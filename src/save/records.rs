@@ -1,7 +1,7 @@
 //! Game records in storage: their dates and names, and the records kept by themselves (every finished game of the
 //! player's, up to a cap). Below the screens and the online module, which both keep records.
 
-use crate::save::storage::Storage;
+use crate::save::storage::{Storage, StorageError};
 use bevy::prelude::*;
 
 /// Whether every finished game of the player's is kept as a record by itself (a setting, on by default).
@@ -84,6 +84,15 @@ pub fn unused_record_name(storage: &Storage, base: &str) -> String {
         .chain((2..).map(|i| format!("{base}-{i}")))
         .find(|n| !existing.contains(n))
         .expect("an unused name exists")
+}
+
+/// Keeps `text` as a record kept by itself, named after `now` (seconds since 1970) with `suffix` (one of
+/// [`KEPT_SUFFIXES`]), then removes the oldest of those beyond the cap. Returns the name it got.
+pub fn keep_record(storage: &Storage, suffix: &str, now: i64, text: &str) -> Result<String, StorageError> {
+    let name = unused_record_name(storage, &format!("{}{suffix}", record_name(now)));
+    storage.write_record(&name, text)?;
+    prune_kept_records(storage);
+    Ok(name)
 }
 
 /// Removes the oldest records kept by themselves beyond [`KEPT_GAMES_CAP`] (the player's own saves stay).

@@ -14,7 +14,7 @@ use crate::play::board::BoardFrame;
 use crate::play::referee::{GameEnded, GameSet, GameState, LoadGame, MatchSetup, MoveAction, MoveRequest, Player};
 use crate::play::setup::player_name;
 use crate::save::records::{
-    KEPT_SUFFIXES, KeepGames, date_tag, prune_kept_records, record_name, unix_now, unused_record_name,
+    KEPT_SUFFIXES, KeepGames, date_tag, keep_record, record_name, unix_now, unused_record_name,
 };
 use crate::save::storage::Storage;
 use crate::state::{InGame, Screen};
@@ -253,12 +253,8 @@ fn keep_finished_games(
     }
     let now = unix_now();
     let kind = if Side::BOTH.iter().any(|s| setup.is_cpu(*s)) { KEPT_SUFFIXES[0] } else { KEPT_SUFFIXES[1] };
-    let name = unused_record_name(&storage, &format!("{}{kind}", record_name(now)));
-    match storage.write_record(&name, &record_text(state.game(), &setup, &date_tag(now))) {
-        Ok(()) => {
-            kept.0 = Some((name, state.game().clone()));
-            prune_kept_records(&storage);
-        }
+    match keep_record(&storage, kind, now, &record_text(state.game(), &setup, &date_tag(now))) {
+        Ok(name) => kept.0 = Some((name, state.game().clone())),
         Err(e) => warn!("the finished game could not be kept as a record: {e}"),
     }
 }
