@@ -131,3 +131,30 @@ fn a_search_on_the_pool_ticks_the_clock_and_sliced_thinking_asks_for_every_frame
     }
     assert_eq!(stats(&sliced).redraws_requested, asked + 5, "every slice asks for the next frame");
 }
+
+/// What the markers saw in the updates that played a turn: whether its animation was already pending.
+#[derive(Resource, Default)]
+struct SeenAtTurns(Vec<bool>);
+
+fn note_pending_at_turns(
+    mut turns: MessageReader<TurnEnded>,
+    busy: Res<AnimationsPending>,
+    mut seen: ResMut<SeenAtTurns>,
+) {
+    for _ in turns.read() {
+        seen.0.push(busy.0);
+    }
+}
+
+#[test]
+fn what_is_shown_in_the_update_a_turn_is_played_already_knows_it_animates() {
+    // The move arrows and highlights draw in `GameSet::Present`: in the update a turn is played they must see its
+    // animation pending, or they mark the turn's captures on pieces that have not moved yet, for a frame or more.
+    let mut app = new_app(Level::Novice);
+    app.init_resource::<SeenAtTurns>().add_systems(Update, note_pending_at_turns.in_set(GameSet::Present));
+    run_until(&mut app, "the start to settle", |a| !busy(a));
+    let first = app.world().resource::<GameState>().position().legal_turns()[0].clone();
+    app.world_mut().write_message(MoveRequest::new(MoveAction::Turn(first)));
+    run_until(&mut app, "the CPU's answer to be shown", |a| turns(a) == 2 && !busy(a));
+    assert_eq!(app.world().resource::<SeenAtTurns>().0, vec![true, true], "the player's turn, then the CPU's");
+}

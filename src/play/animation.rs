@@ -104,7 +104,7 @@ struct AnimQueue {
 pub fn plugin(app: &mut App) {
     app.init_resource::<AnimationSpeed>()
         .init_resource::<AnimQueue>()
-        .add_systems(Update, (enqueue, advance).chain().in_set(GameSet::Present));
+        .add_systems(Update, (enqueue, advance).chain().in_set(GameSet::Animate));
 }
 
 fn enqueue(

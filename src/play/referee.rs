@@ -319,14 +319,18 @@ impl Default for PieceIndex {
     }
 }
 
-/// The order in which the game's systems run within `Update`: requests are made, then applied, then shown.
+/// The order in which the game's systems run within `Update`: requests are made, then applied, then animated,
+/// then shown.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameSet {
     /// Input and the CPU make requests.
     Request,
     /// The rules apply them.
     Rules,
-    /// Animation, HUD and automation react to what happened.
+    /// The animations take what happened in (so that [`AnimationsPending`] is already true in the update a turn
+    /// is played, and nothing shown after reads a stale "at rest").
+    Animate,
+    /// Markers, HUD and automation react to what happened.
     Present,
 }
 
@@ -352,7 +356,7 @@ pub fn plugin(app: &mut App) {
         .add_woken_message::<DrawOffered>()
         .add_woken_message::<DrawAnswered>()
         .add_woken_message::<RequestRejected>()
-        .configure_sets(Update, (GameSet::Request, GameSet::Rules, GameSet::Present).chain())
+        .configure_sets(Update, (GameSet::Request, GameSet::Rules, GameSet::Animate, GameSet::Present).chain())
         .add_systems(Update, (start_new_games, apply_requests).chain().in_set(GameSet::Rules));
 }
 
