@@ -1,13 +1,11 @@
-//! Fanorona engine: exact rules of Madagascar's national board game on bitboards, notation, search and tablebase.
+//! Fanorona engine: evaluation, search, endgame tablebase, opening book, CPU levels and review, on the rules of
+//! `fanorona-rules`.
 //!
-//! No Bevy here: the game, the command-line tool and the tests all stand on this crate.
+//! No Bevy and no tooling here: the game and the engine protocol stand on this crate, and the strength tools
+//! (`fanorona-tools`, the `fanorona-cli` program) on top of it. The rules' modules are re-exported, so
+//! `fanorona_engine::position` is `fanorona_rules::position`:
+//! [`geometry`], [`rules`], [`position`], [`turns`], [`notation`], [`game`], [`record`].
 //!
-//! - [`geometry`]: the 9×5 (Fanoron-Tsivy) and 5×5 (Fanoron-Dimy) boards, points, lines and bitboard tables.
-//! - [`position`]: positions, steps and move generation at the level of single steps.
-//! - [`turns`]: whole turns (every stopping point of a relay), perft.
-//! - [`notation`]: FEN and turn notation.
-//! - [`game`]: a game record with results, draws and undo/redo.
-//! - [`record`]: the text of a game (tags and turns, PGN-like), to export, import and save games in progress.
 //! - [`search`]: the alpha-beta search that plays and gives hints.
 //! - [`levels`]: CPU levels, draw offers and hints.
 //! - [`book`]: the opening book of the strongest levels, searched once and committed as data.
@@ -22,17 +20,11 @@
 
 pub mod book;
 pub mod eval_net;
-pub mod game;
-pub mod geometry;
 pub mod levels;
 pub mod matches;
-pub mod notation;
-pub mod position;
 pub mod protocol;
 pub mod puzzles;
-pub mod record;
 pub mod review;
-pub mod rules;
 pub mod score;
 pub mod search;
 pub mod sprt;
@@ -41,16 +33,13 @@ pub mod tablebase;
 pub mod telo;
 pub mod tune;
 pub mod tuned;
-pub mod turns;
-mod zobrist;
 
-pub use game::{DrawReason, Game, GameError, GameResult, Outcome};
-pub use geometry::{Direction, Variant};
-pub use notation::{FenError, NotationError};
-pub use position::{IllegalReason, Position, Step, StepEffect, StepKind, StepList};
-pub use record::{Record, RecordError, RecordErrorKind};
-pub use rules::{DrawRule, RelayRule, Rules, RulesTagError, RulesTagErrorKind, Side, Vela};
-pub use turns::{IllegalTurn, Turn};
+pub use fanorona_rules::{
+    Direction, DrawReason, DrawRule, FenError, Game, GameError, GameResult, IllegalReason, IllegalTurn, NotationError,
+    Outcome, Position, Record, RecordError, RecordErrorKind, RelayRule, Rules, RulesTagError, RulesTagErrorKind, Side,
+    Step, StepEffect, StepKind, StepList, Turn, Variant, Vela,
+};
+pub use fanorona_rules::{game, geometry, notation, position, record, rules, turns};
 
 /// `text` as `#` comment lines, each ending in a newline: the header of a data file this crate writes.
 pub(crate) fn comment_lines(text: &str) -> String {

@@ -44,7 +44,7 @@ enum Place {
     /// Greeted, in no game.
     Lobby,
     /// In the quick-match queue.
-    Queued(tokio::sync::oneshot::Receiver<(RoomRef, fanorona_engine::Side)>),
+    Queued(tokio::sync::oneshot::Receiver<(RoomRef, fanorona_rules::Side)>),
     /// In a game.
     Game(RoomRef, Role),
 }
@@ -54,7 +54,7 @@ enum Event {
     /// It was told to close.
     Kill,
     /// A quick match was made (or the queue entry was dropped).
-    Matched(Option<(RoomRef, fanorona_engine::Side)>),
+    Matched(Option<(RoomRef, fanorona_rules::Side)>),
     /// A frame, the end of the stream, or the idle timeout.
     Frame(Result<Option<Result<Message, axum::Error>>, tokio::time::error::Elapsed>),
 }

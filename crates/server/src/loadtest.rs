@@ -5,8 +5,8 @@
 //! turn. Latency is from a turn sent to the opponent's client receiving it. Loopback only, with bounded counts and
 //! time, so it cannot be pointed at someone else's server.
 
-use fanorona_engine::{Game, Rules};
 use fanorona_net::{Board, ClientMsg, ColourChoice, PROTOCOL_VERSION, ServerMsg, parse_server};
+use fanorona_rules::{Game, Rules};
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

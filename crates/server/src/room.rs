@@ -1,9 +1,9 @@
 //! One game in memory: the engine's [`Game`], its seats, its spectators and the standing offers.
 
 use crate::db::{StoredGame, TokenHash};
-use fanorona_engine::record::{Record, variant_tag};
-use fanorona_engine::{Game, Outcome, Rules, Side, Turn, Variant};
 use fanorona_net::{Colour, GameState, PROTOCOL_VERSION, Role, SeatInfo, ServerMsg};
+use fanorona_rules::record::{Record, variant_tag};
+use fanorona_rules::{Game, Outcome, Rules, Side, Turn, Variant};
 use std::sync::Arc;
 use tokio::sync::{Notify, mpsc};
 
@@ -248,7 +248,7 @@ fn stored_side(text: Option<&str>) -> Result<Option<Side>, String> {
 
 /// The record's `Termination` words for an outcome.
 fn termination(o: Outcome) -> &'static str {
-    use fanorona_engine::DrawReason;
+    use fanorona_rules::DrawReason;
     match o {
         Outcome::NoPieces { .. } => "no pieces",
         Outcome::NoMoves { .. } => "no moves",

@@ -3,12 +3,12 @@
 mod common;
 
 use common::{Client, Pair, pair, spawn_binary, start};
-use fanorona_engine::record::Record;
-use fanorona_engine::{Game, Rules, Turn};
 use fanorona_net::{
     Backoff, Board, ClientMsg, Colour, ColourChoice, ErrorCode, INVITE_ALPHABET, INVITE_CHARS, MIN_PROTOCOL_VERSION,
     OfferKind, PROTOCOL_VERSION, Role, ServerMsg,
 };
+use fanorona_rules::record::Record;
+use fanorona_rules::{Game, Rules, Turn};
 use fanorona_server::Config;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -29,7 +29,7 @@ async fn play_random(p: &mut Pair, game: &mut Game, rng: &mut SmallRng, n: usize
         let ply = game.turns().len() as u32;
         let turns = game.position().legal_turns();
         let turn = turns[rng.random_range(0..turns.len())].clone();
-        let white_moves = game.position().side_to_move() == fanorona_engine::Side::White;
+        let white_moves = game.position().side_to_move() == fanorona_rules::Side::White;
         game.play_turn(&turn).unwrap();
         let (mover, other) = if white_moves { (&mut p.white, &mut p.black) } else { (&mut p.black, &mut p.white) };
         mover.send(&ClientMsg::Turn { ply, turn: turn.to_string() }).await;

@@ -2,7 +2,7 @@
 //! game. Random and near-valid texts, on both boards and in many positions, never panic and never change the game
 //! when refused.
 
-use fanorona_engine::{Game, Rules, Turn, Variant};
+use fanorona_rules::{Game, Rules, Turn, Variant};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

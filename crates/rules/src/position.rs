@@ -1480,9 +1480,8 @@ fn push_steps(out: &mut StepList, mut origins: u64, d: usize, kind: StepKind) {
 }
 
 /// A position after `plies` random legal turns from the start under the default rules, if the game lasts that
-/// long and the side to move then has a turn (tests across the crate draw their positions from it).
-#[cfg(test)]
-pub(crate) fn random_game_position(rng: &mut impl rand::Rng, plies: usize) -> Option<Position> {
+/// long and the side to move then has a turn: the positions that the tests of the rules and the engine draw.
+pub fn random_game_position(rng: &mut impl rand::Rng, plies: usize) -> Option<Position> {
     let mut p = Position::start(&Rules::default());
     for _ in 0..plies {
         let turns = p.legal_turns();

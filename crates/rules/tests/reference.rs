@@ -5,8 +5,8 @@
 //! The property tests are seeded deterministically. `REFERENCE_CASES=<n>` multiplies the number of cases and
 //! `REFERENCE_SEED=<u64>` picks another seed, for longer bug hunts.
 
-use fanorona_engine::geometry::point_name;
-use fanorona_engine::{Position, RelayRule, Rules, Side, Variant, Vela};
+use fanorona_rules::geometry::point_name;
+use fanorona_rules::{Position, RelayRule, Rules, Side, Variant, Vela};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};

@@ -1,8 +1,8 @@
 //! Criterion benchmarks of move generation: turn-level and step-level perft from fixed positions.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fanorona_engine::Position;
-use fanorona_engine::turns::Perft;
+use fanorona_rules::Position;
+use fanorona_rules::turns::Perft;
 use std::hint::black_box;
 
 const POSITIONS: [(&str, &str, u32); 3] = [

@@ -1,10 +1,10 @@
 //! Property tests (proptest) of the text parsers and of playing untrusted input: FEN, step and turn notation never
 //! panic, round-trip through Display, and illegal input never changes a position.
 
-use fanorona_engine::geometry::{Direction, parse_point};
-use fanorona_engine::notation::{FenErrorKind, NotationErrorKind};
-use fanorona_engine::turns::IllegalTurn;
-use fanorona_engine::{
+use fanorona_rules::geometry::{Direction, parse_point};
+use fanorona_rules::notation::{FenErrorKind, NotationErrorKind};
+use fanorona_rules::turns::IllegalTurn;
+use fanorona_rules::{
     DrawReason, FenError, GameError, IllegalReason, NotationError, Outcome, Position, RelayRule, Rules, Side, Step,
     StepKind, Turn, Variant, Vela,
 };

@@ -1,9 +1,9 @@
 //! Rules conformance tests: hand-built positions for every rule of RULES.md, with every expected turn list worked out
 //! by hand from the rules (boards drawn in the comments, rank 5 at the top, `W`/`B` pieces, `.` empty points).
 
-use fanorona_engine::geometry::parse_point;
-use fanorona_engine::turns::IllegalTurn;
-use fanorona_engine::{
+use fanorona_rules::geometry::parse_point;
+use fanorona_rules::turns::IllegalTurn;
+use fanorona_rules::{
     DrawReason, DrawRule, Game, GameError, GameResult, IllegalReason, Outcome, Position, RelayRule, Rules, Side, Step,
     StepKind, Turn, Variant, Vela,
 };
@@ -61,7 +61,7 @@ fn play(p: &mut Position, t: &str) -> u64 {
 
 /// Plays one step with `try_step`, panicking if it is illegal.
 #[track_caller]
-fn play_step(p: &mut Position, s: &str) -> fanorona_engine::StepEffect {
+fn play_step(p: &mut Position, s: &str) -> fanorona_rules::StepEffect {
     p.try_step(step(s)).unwrap_or_else(|e| panic!("{s} in {}: {e}", p.to_fen()))
 }
 
@@ -484,7 +484,7 @@ fn relay_same_direction_forbidden() {
     let e = play_step(&mut p, "e4-f4A");
     assert_eq!(e.captured, bb(&["g4"]));
     assert!(!e.turn_ended);
-    assert_eq!(p.relay_direction(), Some(fanorona_engine::Direction::East));
+    assert_eq!(p.relay_direction(), Some(fanorona_rules::Direction::East));
     // Stopping ends the turn.
     p.try_step(Step::stop(pt("f4"))).unwrap();
     assert!(!p.in_relay());

@@ -377,7 +377,7 @@ impl Record {
     /// Reads a record's text and replays it: [`Record::parse`] then [`Record::to_game`].
     ///
     /// ```
-    /// use fanorona_engine::record::Record;
+    /// use fanorona_rules::record::Record;
     /// let text = "[Variant \"9x5\"]\n[Result \"*\"]\n\n1. d3-e3A\n2. f4-f3A\n3. e3-f2W f2-f1W\n4. e5-f4A ...\n";
     /// let game = Record::load(text).unwrap();
     /// assert_eq!(game.turns().len(), 3);
