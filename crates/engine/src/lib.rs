@@ -12,26 +12,22 @@
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`puzzles`]: generated puzzles with unique answers (tablebase wins and tactics), checking and ratings.
 //! - [`protocol`]: the line protocol of `fanorona-cli engine`.
-//! - [`matches`](mod@matches): engine-vs-engine games for self-play and the level ladder.
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
-//! - [`sprt`]: strength tests: a book of balanced openings, pairs of games, Elo and the SPRT.
-//! - [`tune`]: Texel-style tuning of the evaluation weights on labelled self-play positions.
-//! - [`net`]: a small network that corrects the evaluation of quiet positions, and its trainer.
+//! - [`score`]: the scale of scores (hundredths of a piece, wins in N) and the oracle the search consults.
+//! - [`tuned`]: the tuned evaluation's features and weights.
+//! - [`eval_net`]: a small network that corrects the evaluation of quiet positions.
+//! - [`tablebase`]: perfect endgame tables, built, cached and probed.
 
 pub mod book;
 pub mod eval_net;
 pub mod levels;
-pub mod matches;
 pub mod protocol;
 pub mod puzzles;
 pub mod review;
 pub mod score;
 pub mod search;
-pub mod sprt;
-pub mod spsa;
 pub mod tablebase;
 pub mod telo;
-pub mod tune;
 pub mod tuned;
 
 pub use fanorona_rules::{
@@ -41,7 +37,8 @@ pub use fanorona_rules::{
 };
 pub use fanorona_rules::{game, geometry, notation, position, record, rules, turns};
 
-/// `text` as `#` comment lines, each ending in a newline: the header of a data file this crate writes.
-pub(crate) fn comment_lines(text: &str) -> String {
+/// `text` as `#` comment lines, each ending in a newline: the header of a data file that this crate or its tools
+/// write (networks, books, openings).
+pub fn comment_lines(text: &str) -> String {
     text.lines().map(|l| format!("# {l}\n")).collect()
 }

@@ -1,5 +1,5 @@
 //! The tuned evaluation (`eval=tuned`): the features of a position, side to move minus opponent, and the weights
-//! fitted to self-play results by the tuner ([`crate::tune`]), which the search reads without the tuning.
+//! fitted to self-play results by the tuner (`fanorona-tools`' `tune`), which the search reads without the tuning.
 
 use crate::position::Position;
 

@@ -4,21 +4,20 @@
 //! and the replies to their best turns.
 //!
 //! Each entry is a position at the start of a turn under the default rules, with the best root turns of a
-//! multi-PV search and their scores. [`OpeningBook::generate`] builds it breadth-first from the start position:
+//! multi-PV search and their scores. The generator (`fanorona-tools`' `book_gen`) builds it breadth-first from the start position:
 //! every turn that scores close to the best is followed, for both sides, so the book holds the replies to
 //! reasonable play as well as the engine's own lines.
 
 use crate::position::Position;
 use crate::rules::Rules;
-pub mod generate;
 use crate::turns::Turn;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 
 /// The committed book, compiled in (no file to find at run time, on the web too).
-pub const BUILTIN: &str = include_str!("../../data/book.txt");
+pub const BUILTIN: &str = include_str!("../data/book.txt");
 
-/// The committed book of balanced openings' ends ([`OpeningBook::generate_balanced`]): every position four
+/// The committed book of balanced openings' ends (`book_gen::generate_balanced` in `fanorona-tools`): every position four
 /// turns from the start that a shallow search scores near even, where matches from random balanced openings
 /// hand the engine its first turn, and the positions after each one's best turn and, for the most balanced, its
 /// other turns within 2 pieces of the best (where the engine's first turn is the second), each searched deeply
@@ -27,7 +26,7 @@ pub const BUILTIN: &str = include_str!("../../data/book.txt");
 /// 186 KiB gzipped (1.0 MB raw) would take the web module past its 5 MB budget and cost a first-use parse of some
 /// tens of milliseconds in one frame.
 #[cfg(not(target_arch = "wasm32"))]
-pub const BALANCED: &str = include_str!("../../data/book-balanced.txt");
+pub const BALANCED: &str = include_str!("../data/book-balanced.txt");
 
 /// A turn is played from the book when it scores within this much of the best entry (hundredths of a piece):
 /// variety among turns the deep search could not tell apart, never a weaker one.
@@ -100,6 +99,12 @@ impl OpeningBook {
         for (fen, moves) in other.entries {
             self.entries.entry(fen).or_insert(moves);
         }
+    }
+
+    /// Sets the entry of the position with this FEN (as [`Position::to_fen`] writes it): its scored turns, best
+    /// first (the book generator's way in).
+    pub fn insert(&mut self, fen: String, moves: Vec<BookMove>) {
+        self.entries.insert(fen, moves);
     }
 
     /// Whether the book has an entry for this FEN (as [`Position::to_fen`] writes it).
@@ -263,9 +268,8 @@ impl OpeningBook {
 
 #[cfg(test)]
 mod tests {
-    use super::generate::BookConfig;
     use super::*;
-    use crate::search::{Limits, Searcher};
+    use crate::search::Searcher;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
@@ -384,70 +388,6 @@ mod tests {
     }
 
     #[test]
-    fn balanced_positions_are_the_distinct_ends_scored_near_even_most_balanced_first() {
-        let all = OpeningBook::balanced_positions(2, 2, 100_000);
-        // 39 sequences of two turns from the start, no two ending in the same position.
-        assert_eq!(all.len(), 39);
-        assert!(all.windows(2).all(|w| w[0].1.abs() <= w[1].1.abs()));
-        let near = OpeningBook::balanced_positions(2, 2, 30);
-        assert!(!near.is_empty() && near.len() < all.len());
-        assert!(near.iter().all(|(_, s)| s.abs() <= 30));
-        assert_eq!(near[..], all[..near.len()]);
-    }
-
-    #[test]
-    fn a_second_balance_check_adds_the_positions_it_scores_near_even() {
-        let margin = 30;
-        let shallow = OpeningBook::balanced_positions(2, 2, margin);
-        let nodes = 5_000;
-        let checked = OpeningBook::balanced_positions_checked(2, 2, margin, Some((nodes, 2)));
-        assert!(checked.len() > shallow.len(), "the second check adds none");
-        assert!(shallow.iter().all(|p| checked.contains(p)), "it keeps those of the first");
-        assert!(checked.windows(2).all(|w| w[0].1.abs() <= w[1].1.abs()));
-        // Each added one is what full strength scores within the margin.
-        for (pos, score) in checked.iter().filter(|p| !shallow.contains(p)) {
-            let mut s = Searcher::new(64);
-            s.configure(crate::levels::FULL_STRENGTH).unwrap();
-            let r = s.search(pos, &[], Limits::nodes(nodes), |_| {});
-            assert_eq!(r.score, *score, "{}", pos.to_fen());
-            assert!(score.abs() <= margin);
-        }
-    }
-
-    #[test]
-    fn the_balanced_generator_searches_what_the_skipped_book_lacks_and_repeats_itself() {
-        let cfg = BookConfig {
-            turns: 0,
-            nodes: 20_000,
-            lines: 2,
-            follow_margin: 0,
-            options: crate::levels::FULL_STRENGTH,
-            threads: 2,
-        };
-        let positions: Vec<Position> =
-            OpeningBook::balanced_positions(2, 2, 100_000).into_iter().map(|p| p.0).collect();
-        let skip = OpeningBook::parse(&format!("{} | {} = 0\n", positions[0].to_fen(), positions[0].legal_turns()[0]))
-            .unwrap();
-        let mut calls = Vec::new();
-        // The second position twice: searched once.
-        let mut twice = positions[..5].to_vec();
-        twice.insert(2, positions[1]);
-        let book = OpeningBook::generate_balanced(&twice, &cfg, &skip, |done, of, b| {
-            calls.push((done, of, b.len()));
-        });
-        assert_eq!(book.len(), 4);
-        assert!(!book.contains_fen(&positions[0].to_fen()));
-        for p in &positions[1..5] {
-            let moves = book.moves(p).unwrap();
-            assert!(!moves.is_empty() && moves.len() <= 2);
-            assert!(moves.iter().all(|m| p.legal_turns().contains(&m.turn)));
-        }
-        assert_eq!(calls.last(), Some(&(4, 4, 4)));
-        // Fixed nodes and a fresh table for each: the same book again.
-        assert_eq!(OpeningBook::generate_balanced(&positions[..5], &cfg, &skip, |_, _, _| {}), book);
-    }
-
-    #[test]
     fn choices_stay_within_the_margin_and_vary() {
         let text = "\
 # a test book
@@ -508,30 +448,5 @@ BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w | d2-e3A = 20; f2-e3A = 15; 
         assert!(s.configure(&format!("bookfile={}", dir.join("missing.txt").display())).is_err());
         assert!(s.configure("bookfile").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn generation_follows_close_turns_for_both_sides() {
-        let cfg = BookConfig {
-            turns: 2,
-            nodes: 100_000,
-            lines: 3,
-            follow_margin: 1_000,
-            options: crate::levels::FULL_STRENGTH,
-            threads: 2,
-        };
-        let book = OpeningBook::generate(&cfg, |_, _, _| {});
-        let start = Position::start(&Rules::default());
-        let first = book.moves(&start).unwrap();
-        assert!(!first.is_empty() && first.len() <= 3);
-        // With a wide margin every kept first turn has its replies in the book.
-        for m in first {
-            let mut after = start;
-            after.play_turn(&m.turn).unwrap();
-            assert!(book.moves(&after).is_some(), "no entry after {}", m.turn);
-        }
-        assert_eq!(book.len(), 1 + first.len());
-        // Same configuration, same book.
-        assert_eq!(OpeningBook::generate(&cfg, |_, _, _| {}), book);
     }
 }

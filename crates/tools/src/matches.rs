@@ -1,10 +1,10 @@
 //! Engine-vs-engine games and matches with randomised openings, for self-play and the level ladder.
 
-use crate::game::{Game, GameResult, Outcome};
-use crate::levels::{Level, history_hashes};
-use crate::rules::{Rules, Side};
-use crate::search::{Limits, Searcher};
-use crate::turns::Turn;
+use fanorona_engine::game::{Game, GameResult, Outcome};
+use fanorona_engine::levels::{Level, history_hashes};
+use fanorona_engine::rules::{Rules, Side};
+use fanorona_engine::search::{Limits, Searcher};
+use fanorona_engine::turns::Turn;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Duration;

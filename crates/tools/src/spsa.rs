@@ -7,8 +7,8 @@
 //! schedule, with its parameter line (`name,start,min,max,c_end,r_end`): c_k falls to `c_end` and the step's
 //! rate to `r_end` at the last iteration.
 
-use crate::search::{Limits, Searcher};
 use crate::sprt::{self, Config, Engine, Openings};
+use fanorona_engine::search::{Limits, Searcher};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -6,13 +6,15 @@
 //! minimises the mean of `(result − σ(K · eval / 100))²`: `K` first, with the starting weights, then every
 //! weight but the material one (which keeps the scale: hundredths of a piece) by gradient descent (Adam).
 
-use crate::game::{Game, GameResult};
-use crate::levels::history_hashes;
-use crate::position::Position;
-use crate::rules::{Rules, Side};
-use crate::search::{Limits, Oracle, PIECE, Searcher, WIN_BOUND};
 use crate::sprt::Openings;
-pub use crate::tuned::{FEATURE_NAMES, FEATURES, PST_CLASSES, TUNED_WEIGHTS, evaluate_with, features, tuned_evaluate};
+use fanorona_engine::game::{Game, GameResult};
+use fanorona_engine::levels::history_hashes;
+use fanorona_engine::position::Position;
+use fanorona_engine::rules::{Rules, Side};
+use fanorona_engine::search::{Limits, Oracle, PIECE, Searcher, WIN_BOUND};
+pub use fanorona_engine::tuned::{
+    FEATURE_NAMES, FEATURES, PST_CLASSES, TUNED_WEIGHTS, evaluate_with, features, tuned_evaluate,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -141,7 +143,7 @@ const MAX_GAME_TURNS: usize = 250;
 
 fn self_play(
     searcher: &mut Searcher,
-    opening: &[crate::turns::Turn],
+    opening: &[fanorona_engine::turns::Turn],
     nodes: u64,
     keep: f64,
     rng: &mut SmallRng,

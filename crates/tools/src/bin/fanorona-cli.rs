@@ -2,11 +2,11 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use fanorona_engine::book::OpeningBook;
-use fanorona_engine::book::generate::BookConfig;
 use fanorona_engine::levels::Level;
 use fanorona_engine::turns::Perft;
 use fanorona_engine::{Position, RelayRule, Rules, Side, Turn, Variant, Vela};
-use fanorona_engine::{matches, sprt, spsa};
+use fanorona_tools::book_gen::{self, BookConfig};
+use fanorona_tools::{matches, sprt, spsa};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -196,7 +196,7 @@ enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 2)]
         threads: usize,
-        /// Opening book (default: the committed crates/engine/data/openings.txt).
+        /// Opening book (default: the committed crates/tools/data/openings.txt).
         #[arg(long)]
         book: Option<std::path::PathBuf>,
         /// A game longer than this many turns is a draw.
@@ -232,7 +232,7 @@ enum Command {
         /// Pairs played at once.
         #[arg(long, default_value_t = 2)]
         threads: usize,
-        /// Opening book (default: the committed crates/engine/data/openings.txt).
+        /// Opening book (default: the committed crates/tools/data/openings.txt).
         #[arg(long)]
         book: Option<std::path::PathBuf>,
         /// Seed of the perturbations and the openings' order.
@@ -673,7 +673,7 @@ fn balanced_book(cfg: &BookConfig, after: usize, b: Balanced, out: Option<std::p
         ends
     } else {
         let check = check_nodes.map(|n| (n, cfg.threads));
-        let ends = OpeningBook::balanced_positions_checked(after, depth, margin, check);
+        let ends = book_gen::balanced_positions_checked(after, depth, margin, check);
         let checked = check_nodes.map_or(String::new(), |n| format!(" or after {n} nodes"));
         eprintln!("{} positions {after} turns from the start within {margin} at depth {depth}{checked}", ends.len());
         ends
@@ -710,7 +710,7 @@ fn balanced_book(cfg: &BookConfig, after: usize, b: Balanced, out: Option<std::p
         },
     );
     let mut save_error = None;
-    let fresh = OpeningBook::generate_balanced(&positions, cfg, &skip, |done, of, book| {
+    let fresh = book_gen::generate_balanced(&positions, cfg, &skip, |done, of, book| {
         let mut all = kept.clone();
         all.merge(book.clone());
         if let Err(e) = std::fs::write(&out, all.to_text(&header)) {
@@ -1001,7 +1001,7 @@ fn run(command: Command) -> Result<(), String> {
             if let Some(after) = after {
                 return balanced_book(&cfg, after, balanced, out);
             }
-            let book = OpeningBook::generate(&cfg, |turn, done, of| {
+            let book = book_gen::generate(&cfg, |turn, done, of| {
                 eprintln!("turn {}: {done}/{of} positions, {:.0} s", turn + 1, t0.elapsed().as_secs_f64());
             });
             let header = format!(
@@ -1138,7 +1138,7 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
 }
 
 fn tune(action: TuneAction) -> Result<(), String> {
-    use fanorona_engine::tune;
+    use fanorona_tools::tune;
     match action {
         TuneAction::Gen { games, nodes, keep, engine, seed, threads, out } => {
             let t0 = Instant::now();
@@ -1232,7 +1232,8 @@ fn tune(action: TuneAction) -> Result<(), String> {
             seed,
             out,
         } => {
-            use fanorona_engine::eval_net::{self, Example, TrainConfig};
+            use fanorona_engine::eval_net;
+            use fanorona_tools::net_train::{self, Example, TrainConfig};
             let inputs = if exposed { eval_net::WIDE_INPUTS } else { eval_net::INPUTS };
             if !(0.0..=1.0).contains(&result_weight) {
                 return Err(format!("--result-weight {result_weight}: give a weight from 0 to 1"));
@@ -1268,7 +1269,7 @@ fn tune(action: TuneAction) -> Result<(), String> {
             };
             let (train, check) = (examples(&samples[..split]), examples(&samples[split..]));
             let zero = eval_net::Net::zero(inputs);
-            let (zt, zc) = (eval_net::loss(&zero, &train), eval_net::loss(&zero, &check));
+            let (zt, zc) = (net_train::loss(&zero, &train), net_train::loss(&zero, &check));
             out!(
                 "{} positions ({} examples with mirror images), {} to check; loss without the network: {zt:.6} / {zc:.6}",
                 samples.len(),
@@ -1285,8 +1286,8 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 inputs,
                 average: average.unwrap_or(0.0),
             };
-            let trained = eval_net::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
-            let (lt, lc) = (eval_net::loss(&trained, &train), eval_net::loss(&trained, &check));
+            let trained = net_train::train(&train, cfg, |epoch, l| eprintln!("epoch {epoch}: training loss {l:.6}"));
+            let (lt, lc) = (net_train::loss(&trained, &train), net_train::loss(&trained, &check));
             out!("trained in {:.1} s: loss {lt:.6} / {lc:.6}", t0.elapsed().as_secs_f64());
             let files: Vec<String> = data.iter().map(|p| p.display().to_string()).collect();
             let blend = if result_weight > 0.0 { format!(" --result-weight {result_weight}") } else { String::new() };
@@ -1300,7 +1301,7 @@ fn tune(action: TuneAction) -> Result<(), String> {
                 None => blend,
             };
             let header = format!(
-                "The network of option `net` (crates/engine/src/net.rs), trained by\n`fanorona-cli tune net --data {} \
+                "The network of option `net` (crates/engine/src/eval_net.rs), trained by\n`fanorona-cli tune net --data {} \
                  --epochs {epochs} --rate {rate} --min-pieces {min_pieces}{blend} --seed {seed}`\non {} positions of at \
                  least {min_pieces} pieces, correcting `{engine}` without a network:\nloss {zt:.6} -> {lt:.6} (training), {zc:.6} -> \
                  {lc:.6} (the last tenth, held out).",
@@ -1570,7 +1571,8 @@ fn read_puzzles(file: Option<&std::path::Path>) -> Result<Vec<fanorona_engine::p
 }
 
 fn puzzles(action: PuzzleAction) -> Result<(), String> {
-    use fanorona_engine::puzzles::{self, Kind, Quota};
+    use fanorona_engine::puzzles::{self, Kind};
+    use fanorona_tools::puzzle_gen::{self, Quota};
     match action {
         PuzzleAction::Generate { seed, per_kind, wins, out } => {
             let t0 = Instant::now();
@@ -1579,7 +1581,7 @@ fn puzzles(action: PuzzleAction) -> Result<(), String> {
                 [(Variant::Tsivy, per_kind, wins), (Variant::Dimy, per_kind.div_ceil(5), wins.div_ceil(3))]
             {
                 let quota = Quota { variant, win: w, relay: k, save: k, choice: k };
-                all.extend(puzzles::generate(quota, seed, |line| {
+                all.extend(puzzle_gen::generate(quota, seed, |line| {
                     eprintln!("{line} ({:.0} s)", t0.elapsed().as_secs_f64())
                 }));
             }

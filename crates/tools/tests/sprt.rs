@@ -2,7 +2,7 @@
 //! engine protocol, and a program that fails loses its games instead of stopping the test.
 
 use fanorona_engine::search::Limits;
-use fanorona_engine::sprt::{Config, Openings, Verdict, run};
+use fanorona_tools::sprt::{Config, Openings, Verdict, run};
 
 fn config(a: &str, b: &str, pairs: usize) -> Config {
     Config {
@@ -47,8 +47,8 @@ fn a_program_that_cannot_play_stops_the_test_without_a_game() {
     let book = Openings::parse("f2-e3A, c3-d4W\n").unwrap_or_else(|e| panic!("{e}"));
     let (_, state) = run(&config("exe:true", "max", 2), &book, |_| {});
     assert_eq!(state.penta.pairs(), 0);
-    assert!("exe:".parse::<fanorona_engine::sprt::Engine>().is_err());
-    assert!("exe:   ".parse::<fanorona_engine::sprt::Engine>().is_err());
+    assert!("exe:".parse::<fanorona_tools::sprt::Engine>().is_err());
+    assert!("exe:   ".parse::<fanorona_tools::sprt::Engine>().is_err());
 }
 
 #[test]

@@ -7,12 +7,12 @@
 //! `LLR = N · (s1 − s0) · (2·m − s0 − s1) / (2·v)`, with `m` and `v` the mean and variance of the pair scores
 //! (scaled to 0..1) and `s0`, `s1` the expected scores of the two hypotheses' Elo differences.
 
-use crate::game::{Game, GameResult};
-use crate::levels::{Level, history_hashes};
-use crate::position::Position;
-use crate::rules::{Rules, Side};
-use crate::search::{Limits, Searcher};
-use crate::turns::Turn;
+use fanorona_engine::game::{Game, GameResult};
+use fanorona_engine::levels::{Level, history_hashes};
+use fanorona_engine::position::Position;
+use fanorona_engine::rules::{Rules, Side};
+use fanorona_engine::search::{Limits, Searcher};
+use fanorona_engine::turns::Turn;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -159,7 +159,7 @@ impl Openings {
 
     /// The book as text, in the format [`Openings::parse`] reads.
     pub fn to_text(&self, header: &str) -> String {
-        let mut s = crate::comment_lines(header);
+        let mut s = fanorona_engine::comment_lines(header);
         let standard = Position::start(&Rules::default());
         for (o, start) in self.openings.iter().zip(&self.starts) {
             if *start != standard {
@@ -204,7 +204,7 @@ impl Openings {
         searcher.configure("max,qs-turns=2").expect("valid options");
         let mut deep = check_nodes.map(|_| {
             let mut s = Searcher::new(64);
-            s.configure(crate::levels::FULL_STRENGTH).expect("the full-strength options are valid");
+            s.configure(fanorona_engine::levels::FULL_STRENGTH).expect("the full-strength options are valid");
             s
         });
         let mut openings = Vec::new();
@@ -624,7 +624,7 @@ pub struct GameLog {
     /// A's points.
     pub points: f64,
     /// How the game ended: `None` when the turn limit drew it or an engine failed (and lost).
-    pub outcome: Option<crate::game::Outcome>,
+    pub outcome: Option<fanorona_engine::game::Outcome>,
     /// A's and B's pieces at the end.
     pub pieces: [u32; 2],
     /// Every turn, the opening's included.
@@ -637,7 +637,7 @@ impl std::fmt::Display for GameLog {
     /// One line: pair, A's colour, A's points, how it ended, turns, A's and B's pieces, `from` and the start's
     /// FEN when the game did not begin at the start position, then the turns.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::game::{DrawReason, Outcome};
+        use fanorona_engine::game::{DrawReason, Outcome};
         let end = match self.outcome {
             Some(Outcome::NoPieces { .. }) => "nopieces",
             Some(Outcome::NoMoves { .. }) => "nomoves",
@@ -978,7 +978,7 @@ mod tests {
                 game.play_turn(t).unwrap();
             }
             let mut deep = Searcher::new(64);
-            deep.configure(crate::levels::FULL_STRENGTH).unwrap();
+            deep.configure(fanorona_engine::levels::FULL_STRENGTH).unwrap();
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
             deep.search(game.position(), &history_hashes(&game), limits, |_| {}).score
         };

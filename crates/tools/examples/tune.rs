@@ -1,6 +1,6 @@
 //! Tuning matches: a searcher with one setting changed (B) plays the default searcher (A) at equal time.
 //!
-//! `cargo run --release -p fanorona-engine --example tune -- <setting> <value> [movetime-ms] [pairs]`, where
+//! `cargo run --release -p fanorona-tools --example tune -- <setting> <value> [movetime-ms] [pairs]`, where
 //! setting is one of `threat`, `contempt`, `lmr`, `qs-floor`, `qs-table`, `qs-turns`, `killers`. `fanorona-cli sprt`
 //! is the better tool: a fixed book of balanced openings, both cores, error bars and a stopping rule. Each pair starts from a
 //! random (but sound) two-turn opening and is played once with B as White and once as Black. Expect about ±8% of noise in
