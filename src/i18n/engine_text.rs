@@ -7,6 +7,7 @@ use super::capitalise;
 use super::{FluentValue, t, tf};
 use fanorona_engine::geometry::point_name;
 use fanorona_engine::levels::Level;
+use fanorona_engine::search::Score;
 use fanorona_engine::{DrawReason, GameResult, IllegalReason, Outcome, Side};
 
 /// "White" or "Black", capitalised as a name.
@@ -96,21 +97,15 @@ pub fn illegal_reason_text(reason: IllegalReason) -> String {
     }
 }
 
-/// A search score as the engine's `score_text` writes it ("win in 3", "loss in 2", "+0.25"), translated; any
-/// other text is returned unchanged.
-pub fn score_text(text: &str) -> String {
-    if let Some(n) = text.strip_prefix("win in ") {
-        tf("score.win_in", &[("turns", count(n))])
-    } else if let Some(n) = text.strip_prefix("loss in ") {
-        tf("score.loss_in", &[("turns", count(n))])
-    } else {
-        decimal(text)
+/// A search score as the engine's [`Score`] shows it in English ("win in 3", "loss in 2", "+0.25"), translated;
+/// the turns are a Fluent number, so that a translation may select a plural.
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Win(n) => tf("score.win_in", &[("turns", FluentValue::from(n))]),
+        Score::Loss(n) => tf("score.loss_in", &[("turns", FluentValue::from(n))]),
+        // Only the decimal separator differs between languages; the engine's own form fixes sign and places.
+        Score::Eval(_) => decimal(&score.to_string()),
     }
-}
-
-/// A count written by the engine, as a Fluent number when it is one (so that a translation may select a plural).
-fn count(n: &str) -> FluentValue<'_> {
-    n.parse::<u64>().map_or_else(|_| n.into(), FluentValue::from)
 }
 
 /// A number written with a decimal point, with the current language's decimal separator instead.

@@ -620,5 +620,12 @@ mod tests {
         }
         assert_eq!(lookup(Lang::Fr, "reason.black_no_pieces"), "les Noirs n'ont plus de pièces");
         assert_eq!(format_in(Lang::En, "score.win_in", &[("turns", 3.into())]), "win in 3");
+        // Scores are read from the engine's `Score`, not parsed back from its text; English still matches it.
+        use fanorona_engine::search::Score;
+        for score in [Score::Win(3), Score::Loss(1), Score::Eval(125), Score::Eval(-7), Score::ZERO] {
+            if language() == Lang::En {
+                assert_eq!(score_text(score), score.to_string());
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use fanorona_engine::levels::{Level, Thinking, history_hashes};
-use fanorona_engine::search::{Limits, Searcher, SlicedSearch};
+use fanorona_engine::search::{Limits, Score, Searcher, SlicedSearch};
 use fanorona_engine::{Side, Turn};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -180,15 +180,15 @@ pub struct HintRequest;
 /// The answer to a [`HintRequest`].
 #[derive(Resource, Default, Debug, Clone)]
 pub struct Hint {
-    /// The suggested turn and its score (text) for the generation it was computed in.
-    pub answer: Option<(u64, Turn, String)>,
+    /// The suggested turn and its score (for the side to move) for the generation it was computed in.
+    pub answer: Option<(u64, Turn, Score)>,
     /// Whether a hint is being computed.
     pub pending: bool,
 }
 
 #[derive(Resource, Default)]
 struct Background {
-    hint: Option<Job<(u64, Option<(Turn, i32)>)>>,
+    hint: Option<Job<(u64, Option<(Turn, Score)>)>>,
     draw: Option<(u64, Job<bool>)>,
 }
 
@@ -359,7 +359,7 @@ fn compute_hints(
         let limits = Limits { movetime: Some(Duration::from_millis(700)), ..Limits::default() };
         let hashes = history_hashes(state.game());
         let mut search = None;
-        let work: Work<(u64, Option<(Turn, i32)>)> = Box::new(move |slice| {
+        let work: Work<(u64, Option<(Turn, Score)>)> = Box::new(move |slice| {
             // Made here, on the pool where there is one: a searcher writes its whole table when it is made, about a
             // millisecond for 8 MB but at times tens of them (the kernel's pages), which no frame should wait for.
             let search = search.get_or_insert_with(|| SlicedSearch::new(Searcher::new(8), &pos, &hashes, limits));
@@ -367,7 +367,7 @@ fn compute_hints(
                 Some(slice) => search.run_for(slice, |_| {})?,
                 None => search.finish(|_| {}),
             };
-            Some((generation, r.best.clone().map(|b| (b, r.score))))
+            Some((generation, r.best.clone().map(|b| (b, r.value()))))
         });
         bg.hint = Some(Job::start(*threading, work, &waker));
         hint_res.pending = true;
@@ -377,7 +377,7 @@ fn compute_hints(
     {
         bg.hint = None;
         hint_res.pending = false;
-        hint_res.answer = answer.map(|(t, score)| (g, t, fanorona_engine::search::score_text(score)));
+        hint_res.answer = answer.map(|(t, score)| (g, t, score));
     }
     // A hint is only worth showing for the position it was computed for.
     if hint_res.answer.as_ref().is_some_and(|(g, _, _)| *g != state.generation()) {

@@ -11,7 +11,7 @@
 //!
 //! [`InGame`]: crate::state::InGame
 
-use crate::i18n::{t, tf};
+use crate::i18n::{score_text, t, tf};
 use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::platform::web;
@@ -27,7 +27,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona_engine::levels::history_hashes;
-use fanorona_engine::search::{Info, Limits, Searcher, SlicedSearch, score_text};
+use fanorona_engine::search::{Info, Limits, Score, Searcher, SlicedSearch};
 use fanorona_engine::{Game, Position, Rules, Side, Turn, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -622,7 +622,7 @@ fn engine_lines(ui: &mut egui::Ui, an: &Analysis, actions: &mut MessageWriter<An
             let text = match an.lines.get(k) {
                 Some(info) => {
                     let pv: Vec<String> = info.pv.iter().take(4).map(|t| t.to_string()).collect();
-                    let score = score_text(white_view(info.score, to_move));
+                    let score = score_text(Score::from_raw(white_view(info.score, to_move)));
                     tf(
                         "analysis.line",
                         &[

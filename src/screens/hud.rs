@@ -323,7 +323,7 @@ fn hint_line(ui: &mut egui::Ui, hint: &Hint) {
     if hint.pending {
         ui.label(egui::RichText::new(t("hud.hint_pending")).color(colors::DIM));
     } else if let Some((_, turn, score)) = &hint.answer {
-        ui.label(tf("hud.hint_answer", &[("turn", turn.to_string().into()), ("score", score_text(score).into())]));
+        ui.label(tf("hud.hint_answer", &[("turn", turn.to_string().into()), ("score", score_text(*score).into())]));
     }
 }
 

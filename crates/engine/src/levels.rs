@@ -4,7 +4,7 @@
 use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Side;
-use crate::search::{Info, Limits, Oracle, PIECE, SearchResult, Searcher, SlicedSearch};
+use crate::search::{Info, Limits, Oracle, PIECE, Score, SearchResult, Searcher, SlicedSearch};
 use crate::tablebase;
 use crate::turns::Turn;
 use rand::rngs::SmallRng;
@@ -255,7 +255,7 @@ impl Searcher {
         c.play_turn(turn).expect("generated turns are legal");
         let h: &[u64] = if turn.is_capture() { &[] } else { hist };
         if c.is_lost() {
-            Some(crate::search::WIN - 1)
+            Some(Score::Win(1).raw())
         } else {
             // Draws are judged for the side choosing the turn.
             self.root_side = pos.side_to_move();
@@ -487,11 +487,12 @@ pub fn history_hashes(game: &Game) -> Vec<u64> {
 }
 
 /// A suggested turn for the side to move and its score (the player's hint), from a search of `movetime`.
-pub fn hint(searcher: &mut Searcher, game: &Game, movetime: Duration) -> Option<(Turn, i32)> {
+pub fn hint(searcher: &mut Searcher, game: &Game, movetime: Duration) -> Option<(Turn, Score)> {
     let pos = *game.position();
     let history = history_hashes(game);
     let r = searcher.search(&pos, &history, Limits { movetime: Some(movetime), ..Limits::default() }, |_| {});
-    r.best.map(|b| (b, r.score))
+    let score = r.value();
+    r.best.map(|b| (b, score))
 }
 
 #[cfg(test)]

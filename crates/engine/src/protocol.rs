@@ -24,7 +24,7 @@ use crate::geometry::Variant;
 use crate::levels::{FULL_STRENGTH, Level};
 use crate::position::Position;
 use crate::rules::{DrawRule, Rules, Side};
-use crate::search::{Info, Limits, Oracle, Searcher, full_evaluate, score_text};
+use crate::search::{Info, Limits, Oracle, Score, Searcher, full_evaluate};
 use crate::tablebase;
 use crate::turns::Turn;
 use std::io::{BufRead, Write};
@@ -113,18 +113,6 @@ fn say(out: &Output, line: &str) {
     let _ = w.flush();
 }
 
-/// Formats a score for the protocol: `cp <hundredths of a piece>`, `win <turns>` or `loss <turns>`.
-pub fn protocol_score(score: i32) -> String {
-    use crate::search::{WIN, WIN_BOUND};
-    if score > WIN_BOUND {
-        format!("win {}", WIN - score)
-    } else if score < -WIN_BOUND {
-        format!("loss {}", WIN + score)
-    } else {
-        format!("cp {score}")
-    }
-}
-
 /// Formats a search progress report as an `info` line (turns of the PV separated by `,`); `multipv K` names the
 /// line, 1 being the best (`go … multipv N` reports N lines per depth).
 pub fn info_line(i: &Info) -> String {
@@ -134,7 +122,7 @@ pub fn info_line(i: &Info) -> String {
         i.depth,
         i.seldepth,
         i.multipv,
-        protocol_score(i.score),
+        i.value().to_protocol(),
         i.nodes,
         i.nps(),
         i.elapsed.as_millis(),
@@ -303,10 +291,8 @@ impl Session {
             "eval" => {
                 self.wait();
                 let p = *self.game.position();
-                say(
-                    &self.out,
-                    &format!("eval {} ({})", protocol_score(full_evaluate(&p)), score_text(full_evaluate(&p))),
-                );
+                let score = Score::from_raw(full_evaluate(&p));
+                say(&self.out, &format!("eval {} ({score})", score.to_protocol()));
             }
             "level" => match rest.parse::<u8>().ok().and_then(Level::from_number) {
                 Some(l) => self.level = Some(l),
@@ -489,7 +475,7 @@ impl Session {
             .filter(|_| level.is_none() && limits.depth.is_none() && limits.multipv == 1 && !infinite);
         if let Some((book, turn)) = book.and_then(|b| b.play(&pos, book_seed()).map(|t| (b, t))) {
             let score = book.moves(&pos).and_then(|m| m.iter().find(|m| m.turn == turn)).map_or(0, |m| m.score);
-            say(&self.out, &format!("info string book {turn} score cp {score}"));
+            say(&self.out, &format!("info string book {turn} score {}", Score::from_raw(score).to_protocol()));
             say(&self.out, &format!("bestmove {turn}"));
             self.searcher = Some(searcher);
             return;

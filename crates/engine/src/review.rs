@@ -3,8 +3,8 @@
 //!
 //! Everything here is data, never English text: the game translates [`Class`] and [`Note`].
 //!
-//! Scores are from the mover's point of view, in hundredths of a piece ([`PIECE`]); wins and losses use the
-//! search's convention ([`WIN`] − distance). A turn is judged by the searcher's own evaluation at one depth: both
+//! Scores are [`Score`]s from the mover's point of view: hundredths of a piece ([`PIECE`]), or wins and losses
+//! in a number of turns. A turn is judged by the searcher's own evaluation at one depth: both
 //! the best turn and the played one are scored by a fixed-depth search of the position after them, so small node
 //! budgets (the web build reviews a turn with `Limits::nodes(..)`) give consistent if shallow verdicts. Where the
 //! searcher's oracle (the tablebase, see [`Searcher::set_oracle`]) knows every position after the turns, the values
@@ -12,7 +12,7 @@
 
 use crate::position::Position;
 use crate::rules::Side;
-use crate::search::{Limits, PIECE, Searcher, WIN, WIN_BOUND};
+use crate::search::{Limits, PIECE, Score, Searcher};
 use crate::turns::{IllegalTurn, Turn};
 
 /// How good a turn was, from [`TurnReview::loss`] (in pieces) or from what it did to a proven result.
@@ -86,9 +86,9 @@ pub struct TurnReview {
     /// The engine's best turn (the played one when it is as good).
     pub best: Turn,
     /// Score of the best turn, for the mover.
-    pub best_score: i32,
+    pub best_score: Score,
     /// Score of the played turn, for the mover, at the same depth.
-    pub played_score: i32,
+    pub played_score: Score,
     /// `best_score − played_score` in pieces (wins and losses count as ±[`DECISIVE_PIECES`]), never negative.
     pub loss: f32,
     /// The class of the played turn.
@@ -106,13 +106,11 @@ pub struct TurnReview {
 pub const DECISIVE_PIECES: f32 = 10.0;
 
 /// A score in pieces, with wins and losses counted as ±[`DECISIVE_PIECES`].
-pub fn score_pieces(score: i32) -> f32 {
-    if score > WIN_BOUND {
-        DECISIVE_PIECES
-    } else if score < -WIN_BOUND {
-        -DECISIVE_PIECES
-    } else {
-        (score as f32 / PIECE as f32).clamp(-DECISIVE_PIECES, DECISIVE_PIECES)
+pub fn score_pieces(score: Score) -> f32 {
+    match score {
+        Score::Win(_) => DECISIVE_PIECES,
+        Score::Loss(_) => -DECISIVE_PIECES,
+        Score::Eval(cp) => (cp as f32 / PIECE as f32).clamp(-DECISIVE_PIECES, DECISIVE_PIECES),
     }
 }
 
@@ -134,7 +132,7 @@ pub fn review_turn(
 
     // Exact values where the tablebase knows every position after the turns.
     if let Some(exact) = exact_values(searcher, pos, &legal) {
-        let played_score = exact.iter().find(|(t, _)| t == played).map_or(0, |x| x.1);
+        let played_score = exact.iter().find(|(t, _)| t == played).map_or(Score::ZERO, |x| x.1);
         let (best, best_score) = exact.iter().max_by_key(|(_, s)| *s).cloned().expect("a legal turn");
         let (best, best_score) =
             if played_score >= best_score { (played.clone(), played_score) } else { (best, best_score) };
@@ -159,14 +157,14 @@ fn judge(
     legal: &[Turn],
     after_played: &Position,
     best: Turn,
-    best_score: i32,
-    played_score: i32,
+    best_score: Score,
+    played_score: Score,
     exact: bool,
     depth: u32,
 ) -> TurnReview {
     let loss = (score_pieces(best_score) - score_pieces(played_score)).max(0.0);
-    let (best_wins, played_wins) = (best_score > WIN_BOUND, played_score > WIN_BOUND);
-    let (best_loses, played_loses) = (best_score < -WIN_BOUND, played_score < -WIN_BOUND);
+    let (best_wins, played_wins) = (best_score.win_in().is_some(), played_score.win_in().is_some());
+    let (best_loses, played_loses) = (best_score.loss_in().is_some(), played_score.loss_in().is_some());
     let class = if legal.len() == 1 {
         Class::Forced
     } else if (best_wins && !played_wins) || (played_loses && !best_loses) {
@@ -219,7 +217,7 @@ pub fn biggest_capture(pos: &Position) -> u32 {
 }
 
 /// Every legal turn's exact value for the mover, when the searcher's oracle knows every position after them.
-fn exact_values(searcher: &Searcher, pos: &Position, legal: &[Turn]) -> Option<Vec<(Turn, i32)>> {
+fn exact_values(searcher: &Searcher, pos: &Position, legal: &[Turn]) -> Option<Vec<(Turn, Score)>> {
     let oracle = searcher.oracle()?;
     oracle.score(pos)?;
     legal
@@ -227,7 +225,7 @@ fn exact_values(searcher: &Searcher, pos: &Position, legal: &[Turn]) -> Option<V
         .map(|t| {
             let mut c = *pos;
             c.play_turn(t).ok()?;
-            let s = if c.is_lost() { WIN - 1 } else { from_child(oracle.score(&c)?) };
+            let s = if c.is_lost() { Score::Win(1) } else { from_child(Score::from_raw(oracle.score(&c)?)) };
             Some((t.clone(), s))
         })
         .collect()
@@ -235,30 +233,27 @@ fn exact_values(searcher: &Searcher, pos: &Position, legal: &[Turn]) -> Option<V
 
 /// The mover's score of a turn from the score of the position after it (for the opponent, distances counted
 /// from there): one turn further for a win or a loss.
-fn from_child(child: i32) -> i32 {
-    let s = -child;
-    if s > WIN_BOUND {
-        s - 1
-    } else if s < -WIN_BOUND {
-        s + 1
-    } else {
-        s
+fn from_child(child: Score) -> Score {
+    match -child {
+        Score::Win(n) => Score::Win(n + 1),
+        Score::Loss(n) => Score::Loss(n + 1),
+        eval => eval,
     }
 }
 
 /// The score of `turn` from a search of `depth` turns (the turn included).
-fn turn_score(searcher: &mut Searcher, pos: &Position, hist: &[u64], turn: &Turn, depth: u32, me: Side) -> i32 {
+fn turn_score(searcher: &mut Searcher, pos: &Position, hist: &[u64], turn: &Turn, depth: u32, me: Side) -> Score {
     let mut c = *pos;
     if c.play_turn(turn).is_err() {
-        return -WIN;
+        return Score::Loss(0);
     }
     if c.is_lost() {
-        return WIN - 1;
+        return Score::Win(1);
     }
     let h: &[u64] = if turn.is_capture() { &[] } else { hist };
     // Draws by rule are judged for the mover.
     searcher.root_side = me;
-    from_child(searcher.fixed_depth(&c, h, depth - 1))
+    from_child(Score::from_raw(searcher.fixed_depth(&c, h, depth - 1)))
 }
 
 /// The history after a turn from `pos` starts.
@@ -355,7 +350,7 @@ mod tests {
         // c5-b4 lets Black take all four white pieces in one relay.
         let r = review("2W4B1/9/1B2WW3/9/W8 w", "c5-b4", Limits::depth(3));
         assert_eq!((r.class, r.note), (Class::Blunder, Note::AllowsForcedLoss), "{r:?}");
-        assert!(r.played_score < -WIN_BOUND && r.best_score.abs() < WIN_BOUND);
+        assert!(r.played_score.loss_in().is_some() && !r.best_score.is_decisive(), "{r:?}");
         assert_eq!(r.loss, DECISIVE_PIECES + score_pieces(r.best_score));
     }
 
@@ -364,7 +359,7 @@ mod tests {
         // a1-b2A takes c3, and b2-c2A would go on to take d2, Black's last piece: stopping early misses it.
         let r = review("9/9/2B6/3B5/W8 w", "a1-b2A", Limits::depth(2));
         assert_eq!(r.best.to_string(), "a1-b2A b2-c2A");
-        assert_eq!(r.best_score, WIN - 1);
+        assert_eq!(r.best_score, Score::Win(1));
         assert_eq!((r.class, r.note), (Class::Blunder, Note::MissedWin), "{r:?}");
     }
 

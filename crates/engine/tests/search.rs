@@ -2,7 +2,7 @@
 
 use fanorona_engine::levels::Level;
 use fanorona_engine::protocol::{Output, Session};
-use fanorona_engine::search::{Limits, Oracle, Searcher, WIN};
+use fanorona_engine::search::{Limits, Oracle, Score, Searcher, WIN};
 use fanorona_engine::tablebase::{Tablebase, TbValue};
 use fanorona_engine::{Position, Rules, Side, Variant};
 use rand::rngs::SmallRng;
@@ -30,7 +30,7 @@ fn finds_a_long_relay_that_wins_at_once() {
     let p: Position = "3B5/2B6/2B1B4/3B5/W8 w".parse().unwrap();
     let mut s = Searcher::new(4);
     let r = s.search(&p, &[], Limits::depth(2), |_| {});
-    assert_eq!(r.score, WIN - 1);
+    assert_eq!(r.value(), Score::Win(1));
     let mut c = p;
     c.play_turn(r.best.as_ref().unwrap()).unwrap();
     assert_eq!(c.count(Side::Black), 0, "best {}", r.best.unwrap());
@@ -47,8 +47,8 @@ fn search_agrees_with_the_tablebase_on_short_endgames() {
         let p = random_position(&mut rng, w, b);
         let Some(v) = tb.probe(&p) else { continue };
         let expected = match v {
-            TbValue::Win(d) if d <= 5 => WIN - d as i32,
-            TbValue::Loss(d) if (1..=4).contains(&d) => -(WIN - d as i32),
+            TbValue::Win(d) if d <= 5 => Score::from(v),
+            TbValue::Loss(d) if (1..=4).contains(&d) => Score::from(v),
             _ => continue,
         };
         if p.is_lost() {
@@ -56,7 +56,7 @@ fn search_agrees_with_the_tablebase_on_short_endgames() {
         }
         let d = v.distance().unwrap();
         let r = s.search(&p, &[], Limits::depth(d + 1), |_| {});
-        assert_eq!(r.score, expected, "{p}: tablebase says {v}");
+        assert_eq!(r.value(), expected, "{p}: tablebase says {v}");
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} positions had a short forced result");
@@ -76,7 +76,7 @@ fn the_oracle_gives_exact_endgame_scores() {
     let mut s = Searcher::new(4);
     s.set_oracle(Some(tb.clone()));
     let r = s.search(&p, &[], Limits::depth(2), |_| {});
-    assert_eq!(r.score, WIN - 49);
+    assert_eq!(r.value(), Score::Win(49));
     // The chosen turn keeps the win at the right distance.
     let mut c = p;
     c.play_turn(r.best.as_ref().unwrap()).unwrap();

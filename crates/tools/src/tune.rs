@@ -11,7 +11,7 @@ use fanorona_engine::game::{Game, GameResult};
 use fanorona_engine::levels::history_hashes;
 use fanorona_engine::position::Position;
 use fanorona_engine::rules::{Rules, Side};
-use fanorona_engine::search::{Limits, Oracle, PIECE, Searcher, WIN_BOUND};
+use fanorona_engine::search::{Limits, Oracle, PIECE, Score, Searcher};
 pub use fanorona_engine::tuned::{
     FEATURE_NAMES, FEATURES, PST_CLASSES, TUNED_WEIGHTS, evaluate_with, features, tuned_evaluate,
 };
@@ -169,14 +169,10 @@ fn self_play(
         let pos = *game.position();
         let pick = !pos.has_capture() && rng.random_bool(keep.clamp(0.0, 1.0));
         if pick {
-            let exact = oracle.and_then(|o| o.score(&pos)).map(|s| {
-                if s > WIN_BOUND {
-                    1.0
-                } else if s < -WIN_BOUND {
-                    0.0
-                } else {
-                    0.5
-                }
+            let exact = oracle.and_then(|o| o.score(&pos)).map(|s| match Score::from_raw(s) {
+                Score::Win(_) => 1.0,
+                Score::Loss(_) => 0.0,
+                Score::Eval(_) => 0.5,
             });
             picked.push((pos, exact, None));
         }

@@ -15,7 +15,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 // The scale is the score module's, shared with the endgame tables; the search's users find it here too.
-pub use crate::score::{Oracle, PIECE, WIN, WIN_BOUND};
+pub use crate::score::{Oracle, PIECE, Score, WIN, WIN_BOUND};
 const INF: i32 = WIN + 1;
 const MAX_PLY: usize = 512;
 /// Default penalty per piece the opponent threatens at a quiet leaf. Measured at 60 ms a turn, 40 games each:
@@ -74,7 +74,7 @@ pub struct Info {
     pub depth: u32,
     /// Deepest turn reached (quiescence included).
     pub seldepth: u32,
-    /// Score for the side to move at the root.
+    /// Score for the side to move at the root, raw (see [`Info::value`]).
     pub score: i32,
     /// Nodes searched so far.
     pub nodes: u64,
@@ -87,6 +87,11 @@ pub struct Info {
 }
 
 impl Info {
+    /// The score, read as an evaluation or a win or loss in turns.
+    pub fn value(&self) -> Score {
+        Score::from_raw(self.score)
+    }
+
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
@@ -98,7 +103,7 @@ impl Info {
 pub struct SearchResult {
     /// The best turn found (None when the side to move has no legal turn).
     pub best: Option<Turn>,
-    /// Its score.
+    /// Its score, raw (see [`SearchResult::value`]).
     pub score: i32,
     /// Depth of the last completed iteration.
     pub depth: u32,
@@ -118,7 +123,7 @@ pub struct SearchResult {
 /// One line of a multi-PV search: a root turn, its score and what follows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PvLine {
-    /// Score for the side to move at the root.
+    /// Score for the side to move at the root, raw (see [`PvLine::value`]).
     pub score: i32,
     /// Depth of the iteration that found it, in turns.
     pub depth: u32,
@@ -126,14 +131,17 @@ pub struct PvLine {
     pub pv: Vec<Turn>,
 }
 
-/// Formats a score for people: `+1.25` pieces, or `win in 7` / `loss in 4` turns.
-pub fn score_text(score: i32) -> String {
-    if score > WIN_BOUND {
-        format!("win in {}", WIN - score)
-    } else if score < -WIN_BOUND {
-        format!("loss in {}", WIN + score)
-    } else {
-        format!("{:+.2}", score as f64 / PIECE as f64)
+impl SearchResult {
+    /// The best turn's score, read as an evaluation or a win or loss in turns.
+    pub fn value(&self) -> Score {
+        Score::from_raw(self.score)
+    }
+}
+
+impl PvLine {
+    /// The line's score, read as an evaluation or a win or loss in turns.
+    pub fn value(&self) -> Score {
+        Score::from_raw(self.score)
     }
 }
 
@@ -1182,9 +1190,9 @@ impl Searcher {
                 if next.play_turn(&reply).is_err() {
                     continue;
                 }
-                match oracle.score(&next) {
+                match oracle.score(&next).map(Score::from_raw) {
                     // A loss in n turns for the opponent: the longer, the less likely its search sees it.
-                    Some(s) if s > WIN_BOUND => traps += (f64::from(WIN - s) / full).min(1.0),
+                    Some(Score::Win(n)) => traps += (f64::from(n) / full).min(1.0),
                     _ => safe += 1.0,
                 }
             }
@@ -1429,11 +1437,13 @@ impl Searcher {
                     multipv: k + 1,
                 });
             }
-            let forced = lines
-                .iter()
-                .map(|l| l.score)
-                .chain((lines.is_empty()).then_some(run.result.score))
-                .all(|score| score.abs() > WIN_BOUND && run.depth as i32 > WIN - score.abs() + 1);
+            // A win or loss proven within the depth searched: deeper cannot change it.
+            let proven = |score: i32| match Score::from_raw(score) {
+                Score::Win(n) | Score::Loss(n) => run.depth > n + 1,
+                Score::Eval(_) => false,
+            };
+            let forced =
+                lines.iter().map(|l| l.score).chain((lines.is_empty()).then_some(run.result.score)).all(proven);
             run.result.lines = lines;
             // Another iteration usually costs several times the last one. Without partial results, do not start
             // what cannot finish; with them, the time is a budget to spend: a partial iteration still answers.
@@ -2686,8 +2696,8 @@ mod tests {
         let p = Position::from_fen("9/9/2B6/3B5/W8 w").unwrap();
         let mut s = Searcher::new(1);
         let r = s.search(&p, &[], Limits::depth(3), |_| {});
-        assert_eq!(r.best.unwrap().to_string(), "a1-b2A b2-c2A");
-        assert_eq!(r.score, WIN - 1, "score {}", score_text(r.score));
+        assert_eq!(r.best.as_ref().unwrap().to_string(), "a1-b2A b2-c2A");
+        assert_eq!(r.value(), Score::Win(1), "score {}", r.value());
     }
 
     #[test]

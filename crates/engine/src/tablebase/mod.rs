@@ -63,6 +63,7 @@
 use crate::geometry::Variant;
 use crate::position::{Position, StepList};
 use crate::rules::{RelayRule, Rules, Side};
+use crate::score::Score;
 use crate::turns::Turn;
 use std::cmp::Ordering;
 use std::fmt;
@@ -1838,14 +1839,20 @@ fn read_part(
     read && h == part_header(variant, max_pieces, a, b, first, second)
 }
 
+/// The search's reading of a table value: a win or loss in the same number of turns, a draw as an even score.
+impl From<TbValue> for Score {
+    fn from(v: TbValue) -> Score {
+        match v {
+            TbValue::Win(d) => Score::Win(d),
+            TbValue::Loss(d) => Score::Loss(d),
+            TbValue::Draw => Score::ZERO,
+        }
+    }
+}
+
 impl crate::score::Oracle for Tablebase {
     fn score(&self, pos: &Position) -> Option<i32> {
-        use crate::score::WIN;
-        self.probe(pos).map(|v| match v {
-            TbValue::Win(d) => WIN - d as i32,
-            TbValue::Loss(d) => -(WIN - d as i32),
-            TbValue::Draw => 0,
-        })
+        self.probe(pos).map(|v| Score::from(v).raw())
     }
 }
 

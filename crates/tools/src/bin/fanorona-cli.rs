@@ -1063,7 +1063,7 @@ fn run(command: Command) -> Result<(), String> {
 fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
     use fanorona_engine::Game;
     use fanorona_engine::levels::{hint, history_hashes};
-    use fanorona_engine::search::{Limits, Searcher, score_text};
+    use fanorona_engine::search::{Limits, Searcher};
     use std::io::BufRead;
     let level = Level::from_number(level).ok_or_else(|| format!("level {level} does not exist (1-5)"))?;
     let rules = args.rules();
@@ -1104,7 +1104,7 @@ fn play(level: u8, human: Side, args: &PositionArgs) -> Result<(), String> {
                 out!("{}", turns.join("\n"));
             }
             "hint" => match hint(&mut searcher, &game, std::time::Duration::from_millis(700)) {
-                Some((t, s)) => out!("Hint: {t} ({})", score_text(s)),
+                Some((t, s)) => out!("Hint: {t} ({s})"),
                 None => out!("No legal turn."),
             },
             "undo" => {
@@ -1469,7 +1469,7 @@ fn bench(start_depth: u32, movetime: u64) {
         out!(
             "  {fen}  depth {} score {} best {} nodes {} = {:.2} M nodes/s",
             r.depth,
-            fanorona_engine::search::score_text(r.score),
+            r.value(),
             r.best.map(|t| t.to_string()).unwrap_or_default(),
             r.nodes,
             r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e6
