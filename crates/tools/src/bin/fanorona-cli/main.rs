@@ -116,7 +116,7 @@ fn run(command: Command) -> Result<(), String> {
 
 /// `fanorona-cli engine`: the engine protocol on standard input and output until `quit` or the end of input.
 fn engine() -> Result<(), String> {
-    let out: fanorona_engine::protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-    fanorona_engine::protocol::run(std::io::stdin().lock(), out);
+    let out: fanorona_engine::engine_protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    fanorona_engine::engine_protocol::run(std::io::stdin().lock(), out);
     Ok(())
 }
