@@ -11,7 +11,7 @@
 //! - [`book`]: the opening book of the strongest levels, searched once and committed as data.
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`puzzles`]: generated puzzles with unique answers (tablebase wins and tactics), checking and ratings.
-//! - [`protocol`]: the line protocol of `fanorona-cli engine`.
+//! - [`engine_protocol`]: the line protocol of `fanorona-cli engine` (not the online one, `fanorona-net`).
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
 //! - [`score`]: the scale of scores (hundredths of a piece, wins in N) and the oracle the search consults.
 //! - [`tuned`]: the tuned evaluation's features and weights.
@@ -19,9 +19,9 @@
 //! - [`tablebase`]: perfect endgame tables, built, cached and probed.
 
 pub mod book;
+pub mod engine_protocol;
 pub mod eval_net;
 pub mod levels;
-pub mod protocol;
 pub mod puzzles;
 pub mod review;
 pub mod score;

@@ -1,7 +1,7 @@
 //! Search tests: forced wins found, agreement with the tablebase, legal answers under any limit, the protocol.
 
+use fanorona_engine::engine_protocol::{Output, Session};
 use fanorona_engine::levels::Level;
-use fanorona_engine::protocol::{Output, Session};
 use fanorona_engine::search::{Limits, Oracle, Score, Searcher, WIN};
 use fanorona_engine::tablebase::{Tablebase, TbValue};
 use fanorona_engine::{Position, Rules, Side, Variant};

@@ -1,0 +1,666 @@
+//! Solving: the first look at every entry of a material class (capture positions settled from the smaller
+//! classes, paika positions counted), and the retrograde analysis of a pair of classes, distance by distance, over
+//! the canonical entries, whose values are then copied to the rest.
+
+use super::index::{Indexer, first_combination, free_points, next_combination, own_to_move, spread};
+use super::value::{MAX_DISTANCE, TbValue};
+use crate::position::{Position, StepList};
+use std::sync::Mutex;
+
+/// Best values found among the capture turns of one position.
+struct Best {
+    /// Shortest win (from a successor lost in `win − 1`), or `u32::MAX`.
+    win: u32,
+    draw: bool,
+    /// Longest loss found so far.
+    loss: u32,
+}
+
+/// What the first pass needs: the finished smaller classes.
+pub(super) struct Solver<'a> {
+    /// The table's layout.
+    pub(super) ix: &'a Indexer,
+    /// Every class with fewer pieces than the ones being built (the start of the table).
+    pub(super) lower: &'a [u8],
+}
+
+impl Solver<'_> {
+    /// The value of a position reached after a capture turn (a smaller class).
+    #[inline(always)]
+    fn lookup(&self, pos: &Position) -> TbValue {
+        let s = pos.side_to_move();
+        TbValue::decode(self.lower[self.ix.global(pos.pieces(s), pos.pieces(s.opponent()))])
+    }
+
+    /// Visits every capture turn from `pos` (a turn start or a relay in progress); returns true once a turn that
+    /// wins at once is found, as nothing can beat it.
+    fn walk(&self, pos: &Position, best: &mut Best) -> bool {
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        for &s in list.iter() {
+            let mut c = *pos;
+            if c.play(s).turn_ended {
+                match self.lookup(&c) {
+                    TbValue::Loss(d) => {
+                        best.win = best.win.min(d + 1);
+                        if d == 0 {
+                            return true;
+                        }
+                    }
+                    TbValue::Draw => best.draw = true,
+                    TbValue::Win(d) => best.loss = best.loss.max(d + 1),
+                }
+            } else if self.walk(&c, best) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// First look at an entry: (stored byte, paika successor count). Capture positions and positions without a
+    /// turn are final (count 0); paika positions get byte 0 and their number of successors.
+    #[inline]
+    fn first_look(&self, own: u64, opp: u64) -> (u8, u8) {
+        let pos = own_to_move(self.ix.variant, own, opp);
+        if pos.has_capture() {
+            let mut best = Best { win: u32::MAX, draw: false, loss: 0 };
+            self.walk(&pos, &mut best);
+            let v = if best.win != u32::MAX {
+                TbValue::Win(best.win)
+            } else if best.draw {
+                TbValue::Draw
+            } else {
+                TbValue::Loss(best.loss)
+            };
+            (v.encode(), 0)
+        } else {
+            match pos.count_paika() {
+                0 => (TbValue::Loss(0).encode(), 0),
+                k => (0, u8::try_from(k).expect("at most 8 steps per piece")),
+            }
+        }
+    }
+
+    /// First look at rows `row0..` of class (a, b); returns the histogram of stored bytes (final entries only).
+    fn first_rows(&self, a: u32, b: u32, row0: usize, vals: &mut [u8], counts: &mut [u8]) -> [u64; 256] {
+        let mut hist = [0u64; 256];
+        let at = row0 * self.ix.row_len(a, b) as usize;
+        self.first_span(a, b, at, vals, counts, &mut hist);
+        hist
+    }
+
+    /// First look at the entries of class (a, b) from index `at` on, as many as `vals` holds (`counts` the same
+    /// entries); adds the stored bytes of the final entries to `hist`. A span may start and end within a row: a
+    /// build in slices ([`SlicedBuild`]) takes a few thousand entries at a time.
+    pub(super) fn first_span(
+        &self,
+        a: u32,
+        b: u32,
+        at: usize,
+        vals: &mut [u8],
+        counts: &mut [u8],
+        hist: &mut [u64; 256],
+    ) {
+        let ix = self.ix;
+        let row = ix.row_len(a, b) as usize;
+        let mut pts = [0u8; 64];
+        let (mut done, end) = (0, vals.len());
+        while done < end {
+            let (r, col) = ((at + done) / row, (at + done) % row);
+            let n = (row - col).min(end - done);
+            let (vrow, crow) = (&mut vals[done..done + n], &mut counts[done..done + n]);
+            done += n;
+            let own = ix.unrank(r as u64, a, ix.board);
+            // Only canonical entries are solved (the others stay 0 and are copied in at the end): a row whose own
+            // set has a smaller image has none, and only the symmetries that fix the own set can make a smaller
+            // opponent set.
+            let mut fixing = [0usize; 3];
+            let mut nfix = 0;
+            let mut smaller = false;
+            for k in 0..3 {
+                let img = ix.image(k, own);
+                smaller |= img < own;
+                if img == own {
+                    fixing[nfix] = k;
+                    nfix += 1;
+                }
+            }
+            if smaller {
+                continue;
+            }
+            let free = free_points(ix.board & !own, &mut pts);
+            // Opponent sets in colex order, as ordinals among the free points.
+            let mut comb: u64 = first_combination(ix, b, col, free);
+            for (v, c) in vrow.iter_mut().zip(crow.iter_mut()) {
+                let opp = spread(comb, &pts);
+                if comb != 0 {
+                    comb = next_combination(comb);
+                }
+                if fixing[..nfix].iter().any(|&k| ix.image(k, opp) < opp) {
+                    continue;
+                }
+                let (byte, count) = self.first_look(own, opp);
+                *v = byte;
+                *c = count;
+                if count == 0 {
+                    hist[byte as usize] += 1;
+                }
+            }
+        }
+    }
+
+    /// First look at all of class (a, b), on `threads` threads.
+    pub(super) fn first_pass(&self, a: u32, b: u32, vals: &mut [u8], counts: &mut [u8], threads: usize) -> [u64; 256] {
+        let row = self.ix.row_len(a, b) as usize;
+        if threads <= 1 || vals.len() < 1 << 14 {
+            return self.first_rows(a, b, 0, vals, counts);
+        }
+        // Small blocks handed out on demand: capture positions, which cost the most, are unevenly spread.
+        let rows_per_block = (1usize << 14).div_ceil(row);
+        let blocks: Vec<_> = vals
+            .chunks_mut(rows_per_block * row)
+            .zip(counts.chunks_mut(rows_per_block * row))
+            .enumerate()
+            .map(|(i, (v, c))| (i * rows_per_block, v, c))
+            .collect();
+        let queue = Mutex::new(blocks.into_iter());
+        let mut hist = [0u64; 256];
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut h = [0u64; 256];
+                        loop {
+                            let next = queue.lock().expect("no worker panics holding the lock").next();
+                            let Some((row0, v, c)) = next else { break };
+                            for (x, y) in h.iter_mut().zip(self.first_rows(a, b, row0, v, c)) {
+                                *x += y;
+                            }
+                        }
+                        h
+                    })
+                })
+                .collect();
+            for w in workers {
+                for (x, y) in hist.iter_mut().zip(w.join().expect("tablebase worker panicked")) {
+                    *x += y;
+                }
+            }
+        });
+        hist
+    }
+}
+
+/// The first index at or after `from` where `s` holds `v`.
+fn find_byte(s: &[u8], from: usize, v: u8) -> Option<usize> {
+    let mut i = from;
+    // Skip whole blocks without `v` with a branch-free test that vectorises (an early-exit search does not).
+    while i + 64 <= s.len() {
+        if s[i..i + 64].iter().fold(false, |acc, &x| acc | (x == v)) {
+            break;
+        }
+        i += 64;
+    }
+    s[i..].iter().position(|&x| x == v).map(|k| i + k)
+}
+
+/// The two classes (a, b) and (b, a) whose paika turns lead into each other (one class when a = b).
+pub(super) struct Pair<'a> {
+    /// The table's layout.
+    pub(super) ix: &'a Indexer,
+    /// (own, opp) counts of each class.
+    pub(super) class: [(u32, u32); 2],
+    /// The stored bytes of each class.
+    pub(super) vals: [&'a mut [u8]; 2],
+    /// Paika successors not yet known to win for the opponent; 0 for final entries.
+    pub(super) counts: [Vec<u8>; 2],
+    /// Number of final entries per stored byte.
+    pub(super) hist: [u64; 256],
+}
+
+impl Pair<'_> {
+    /// The class that the paika turns from class `k` lead to.
+    pub(super) fn other(&self, k: usize) -> usize {
+        if self.class[0] == self.class[1] { k } else { 1 - k }
+    }
+
+    /// Successor-counting retrograde analysis, distance by distance, over the canonical entries.
+    ///
+    /// Each round, `threads` threads scan a stretch of a class for the entries settled at the current distance and
+    /// list their predecessors' indices (reading only), then one thread applies the list, prefetching ahead, as
+    /// the random accesses to the predecessors are most of what is left of the cost. Applying in any order gives
+    /// the same table: the entries touched at distance `d` are only ever set to distance `d + 1`.
+    ///
+    /// Starts at distance `from` (a resumed build: the rounds before are done) and calls `after_round` with the
+    /// distance of each finished round; stops, returning false, when it answers false.
+    pub(super) fn retrograde(
+        &mut self,
+        threads: usize,
+        from: u32,
+        after_round: &mut dyn FnMut(&Pair, u32) -> bool,
+    ) -> bool {
+        /// Entries of a class each thread scans per round: its list of predecessors stays a few megabytes.
+        const STRETCH: usize = 1 << 19;
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); threads.max(1)];
+        // Up to MAX_DISTANCE included: an entry at the last distance must still be looked at, so that a predecessor
+        // that would need a longer one fails loudly instead of passing for a draw.
+        for d in from..=MAX_DISTANCE {
+            let v = (d + 1) as u8;
+            let mut left = self.hist[v as usize];
+            let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
+            for k in 0..classes {
+                let pk = self.other(k);
+                let n = self.vals[k].len();
+                let mut start = 0;
+                while left > 0 && start < n {
+                    let this = &*self;
+                    let ranges: Vec<_> = (0..lists.len())
+                        .map(|t| (start + t * STRETCH).min(n)..(start + (t + 1) * STRETCH).min(n))
+                        .collect();
+                    start = ranges.last().expect("at least one thread").end;
+                    let found: u64 = if lists.len() == 1 {
+                        this.predecessors(k, v, ranges[0].clone(), &mut lists[0])
+                    } else {
+                        std::thread::scope(|s| {
+                            let (first, rest) = lists.split_first_mut().expect("at least one thread");
+                            let workers: Vec<_> = rest
+                                .iter_mut()
+                                .zip(&ranges[1..])
+                                .map(|(list, r)| s.spawn(move || this.predecessors(k, v, r.clone(), list)))
+                                .collect();
+                            let mine = this.predecessors(k, v, ranges[0].clone(), first);
+                            mine + workers
+                                .into_iter()
+                                .map(|w| w.join().expect("tablebase worker panicked"))
+                                .sum::<u64>()
+                        })
+                    };
+                    left -= found;
+                    for list in &lists {
+                        self.settle(pk, d, list);
+                    }
+                }
+            }
+            if d < MAX_DISTANCE && !after_round(self, d) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The number of entries holding each byte, as the first pass and [`Pair::settle`] keep it (every nonzero
+    /// byte is a final entry): what a resumed build needs again.
+    pub(super) fn recount(&mut self) {
+        self.hist = [0; 256];
+        for &byte in self.vals.iter().flat_map(|v| v.iter()) {
+            self.hist[byte as usize] += 1;
+        }
+    }
+
+    /// Lists in `out` the canonical predecessor of every paika move into the symmetry class of each entry of
+    /// class `k` in `range` that holds byte `v`; returns how many such entries there were.
+    ///
+    /// A count is a number of paika **moves**, so when an entry is settled every move into its symmetry class must
+    /// be taken off exactly once: each un-move leads to a predecessor, which is mapped to its canonical form by
+    /// every symmetry that does so (more than one when the predecessor is symmetric), carrying the move along;
+    /// the distinct (predecessor, move) pairs are the moves into the class. Repeats can only come from a
+    /// symmetric entry, so only those are checked for them.
+    pub(super) fn predecessors(&self, k: usize, v: u8, range: std::ops::Range<usize>, out: &mut Vec<u32>) -> u64 {
+        let ix = self.ix;
+        let g = ix.variant.geometry();
+        let (a, b) = self.class[k];
+        let vals = &self.vals[k][..range.end];
+        out.clear();
+        let mut moves: Vec<(u32, u8, u8)> = Vec::with_capacity(256);
+        let mut found = 0;
+        let mut i = range.start;
+        while let Some(at) = find_byte(vals, i, v) {
+            i = at + 1;
+            found += 1;
+            let (own, opp) = ix.unindex(a, b, at);
+            let empty = ix.board & !(own | opp);
+            let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
+            let opp_img = [ix.image(0, opp), ix.image(1, opp), ix.image(2, opp)];
+            let symmetric = (0..3).any(|s| (own_img[s], opp_img[s]) == (own, opp));
+            moves.clear();
+            // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
+            let mut moved = opp;
+            while moved != 0 {
+                let q = moved.trailing_zeros() as usize;
+                moved &= moved - 1;
+                let mut from = g.adjacent[q] & empty;
+                while from != 0 {
+                    let p = from.trailing_zeros() as usize;
+                    from &= from - 1;
+                    let before = opp ^ (1 << q) ^ (1 << p);
+                    let mut best = (before, own);
+                    let mut images = [(before, own); 3];
+                    for s in 0..3 {
+                        let (sq, sp) = (ix.sym[s][q], ix.sym[s][p]);
+                        images[s] = (opp_img[s] ^ (1 << sq) ^ (1 << sp), own_img[s]);
+                        best = best.min(images[s]);
+                    }
+                    let pi = ix.index(best.0, best.1) as u32;
+                    let mut note = |m: (u32, u8, u8)| {
+                        if !symmetric || !moves.contains(&m) {
+                            moves.push(m);
+                        }
+                    };
+                    if best == (before, own) {
+                        note((pi, p as u8, q as u8));
+                    }
+                    for (image, sym) in images.iter().zip(&ix.sym) {
+                        if *image == best {
+                            note((pi, sym[p], sym[q]));
+                        }
+                    }
+                }
+            }
+            out.extend(moves.iter().map(|m| m.0));
+        }
+        found
+    }
+
+    /// Applies to class `pk` the predecessors listed for entries settled at distance `d`.
+    pub(super) fn settle(&mut self, pk: usize, d: u32, list: &[u32]) {
+        /// How far ahead in the list entries are prefetched.
+        const AHEAD: usize = 32;
+        let vals = &mut *self.vals[pk];
+        let counts = &mut self.counts[pk];
+        for (j, &pi) in list.iter().enumerate() {
+            if let Some(&next) = list.get(j + AHEAD) {
+                prefetch(vals, next as usize);
+                prefetch(counts, next as usize);
+            }
+            let pi = pi as usize;
+            // Count 0: final already, a capture position (paika was not legal there), or not canonical.
+            if vals[pi] != 0 || counts[pi] == 0 {
+                continue;
+            }
+            assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
+            if d.is_multiple_of(2) {
+                // This entry is lost: moving into it wins.
+                vals[pi] = TbValue::Win(d + 1).encode();
+                self.hist[d as usize + 2] += 1;
+            } else {
+                counts[pi] -= 1;
+                if counts[pi] == 0 {
+                    // Every turn leads to a win for the opponent, this one (processed last) the longest.
+                    vals[pi] = TbValue::Loss(d + 1).encode();
+                    self.hist[d as usize + 2] += 1;
+                }
+            }
+        }
+    }
+
+    /// Copies the value of each canonical entry to the other entries of its symmetry class.
+    pub(super) fn fill(&mut self) {
+        let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
+        for k in 0..classes {
+            let n = self.vals[k].len();
+            self.fill_span(k, 0..n);
+        }
+    }
+
+    /// [`Pair::fill`] for the entries `range` of class `k` (the canonical entries of the class are all final).
+    pub(super) fn fill_span(&mut self, k: usize, range: std::ops::Range<usize>) {
+        let ix = self.ix;
+        let (a, b) = self.class[k];
+        let vals = &mut *self.vals[k];
+        let row = ix.row_len(a, b) as usize;
+        let mut pts = [0u8; 64];
+        let mut at = range.start;
+        while at < range.end {
+            let (r, col) = (at / row, at % row);
+            let n = (row - col).min(range.end - at);
+            let chunk = at;
+            at += n;
+            let own = ix.unrank(r as u64, a, ix.board);
+            let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
+            if own_img.iter().all(|&i| i > own) {
+                // Every entry of the row is canonical.
+                continue;
+            }
+            let free = free_points(ix.board & !own, &mut pts);
+            let mut comb: u64 = first_combination(ix, b, col, free);
+            for at in chunk..chunk + n {
+                let opp = spread(comb, &pts);
+                if comb != 0 {
+                    comb = next_combination(comb);
+                }
+                let (co, cp) = ix.canonical(own, opp);
+                if (co, cp) != (own, opp) {
+                    vals[at] = vals[ix.index(co, cp)];
+                }
+            }
+        }
+    }
+}
+
+/// Starts loading `s[i]` into the cache (a hint: no effect on the result).
+#[inline(always)]
+fn prefetch(s: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = s.as_ptr().wrapping_add(i);
+        // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
+        unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (s, i);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::probe::Tablebase;
+    use super::super::test_support::quiet;
+    use super::*;
+    use crate::geometry::Variant;
+    use crate::rules::{Rules, Side};
+    use std::collections::HashMap;
+
+    /// Exhaustive depth-limited minimax over whole turns, independent of the table: the exact value if either side
+    /// forces a win within `depth` turns, else `None`. Memoised on (pieces, side, depth) only for speed.
+    fn brute(
+        pos: &Position,
+        depth: u32,
+        memo: &mut HashMap<(u64, u64, Side, u32), Option<TbValue>>,
+    ) -> Option<TbValue> {
+        let key = (pos.pieces(Side::White), pos.pieces(Side::Black), pos.side_to_move(), depth);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let turns = pos.legal_turns();
+        let v = if turns.is_empty() {
+            Some(TbValue::Loss(0))
+        } else if depth == 0 {
+            None
+        } else {
+            let mut win = None;
+            let mut all_lose = Some(0);
+            for t in &turns {
+                let mut c = *pos;
+                c.play_turn(t).unwrap();
+                match brute(&c, depth - 1, memo) {
+                    Some(TbValue::Loss(d)) => win = Some(win.map_or(d + 1, |w: u32| w.min(d + 1))),
+                    Some(TbValue::Win(d)) => all_lose = all_lose.map(|l: u32| l.max(d + 1)),
+                    _ => all_lose = None,
+                }
+            }
+            match (win, all_lose) {
+                (Some(w), _) => Some(TbValue::Win(w)),
+                (None, Some(l)) => Some(TbValue::Loss(l)),
+                _ => None,
+            }
+        };
+        memo.insert(key, v);
+        v
+    }
+
+    /// Every entry of class (a, b) as a position; odd entries with Black to move (colours swapped) so that both
+    /// sides are exercised.
+    fn class_positions(tb: &Tablebase, a: u32, b: u32) -> impl Iterator<Item = Position> + '_ {
+        let v = tb.variant();
+        (0..tb.ix.class_size(a, b)).map(move |i| {
+            let (own, opp) = tb.ix.unindex(a, b, i);
+            if i % 2 == 0 {
+                own_to_move(v, own, opp)
+            } else {
+                Position::from_parts(v, opp, own, Side::Black, &Rules { variant: v, ..Rules::default() })
+            }
+        })
+    }
+
+    type Memo = HashMap<(u64, u64, Side, u32), Option<TbValue>>;
+
+    /// Whether brute force decides `pos` within `depth` turns; panics if it disagrees with the table.
+    fn compare_with_brute(tb: &Tablebase, pos: &Position, depth: u32, memo: &mut Memo) -> bool {
+        let table = tb.probe(pos).unwrap();
+        match brute(pos, depth, memo) {
+            Some(v) => {
+                assert_eq!(table, v, "{pos}: table {table}, brute force {v}");
+                true
+            }
+            None => {
+                assert!(
+                    table.distance().is_none_or(|d| d > depth),
+                    "{pos}: table {table}, brute force undecided within {depth}"
+                );
+                false
+            }
+        }
+    }
+
+    fn check_against_brute_force(variant: Variant, max: u32, depth: u32) {
+        let tb = Tablebase::build(variant, max, quiet);
+        let mut memo = HashMap::new();
+        let mut decided = 0;
+        for t in 0..=max {
+            for a in 0..=t {
+                for pos in class_positions(&tb, a, t - a) {
+                    decided += compare_with_brute(&tb, &pos, depth, &mut memo) as usize;
+                }
+            }
+        }
+        assert!(decided > 1000, "only {decided} positions decided");
+    }
+
+    #[test]
+    fn agrees_with_brute_force_dimy() {
+        check_against_brute_force(Variant::Dimy, 3, 9);
+    }
+
+    #[test]
+    fn agrees_with_brute_force_tsivy() {
+        check_against_brute_force(Variant::Tsivy, 3, 7);
+    }
+
+    /// Every entry equals the best of its successors' values one turn later (turns from `legal_turns`).
+    fn check_consistent(tb: &Tablebase, stride: usize) {
+        for t in 0..=tb.max_pieces() {
+            for a in 0..=t {
+                for pos in class_positions(tb, a, t - a).step_by(stride) {
+                    let v = tb.probe(&pos).unwrap();
+                    match tb.best_turn(&pos) {
+                        None => assert_eq!(v, TbValue::Loss(0), "{pos}"),
+                        Some((_, best)) => assert_eq!(v, best, "{pos}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn consistent_one_turn_ahead() {
+        check_consistent(&Tablebase::build(Variant::Tsivy, 3, quiet), 1);
+        check_consistent(&Tablebase::build(Variant::Dimy, 4, quiet), 1);
+    }
+
+    /// The builder as it was before the symmetry reduction (every entry solved, settled entries handled one at a
+    /// time, no copying), kept to check that the current one gives exactly the same table.
+    fn reference_build(variant: Variant, max: u32) -> Vec<u8> {
+        let ix = Indexer::new(variant, max);
+        let g = variant.geometry();
+        let mut data = vec![0u8; ix.total];
+        for t in 0..=max {
+            let (lower, upper) = data.split_at_mut(ix.offset(0, t));
+            let solver = Solver { ix: &ix, lower };
+            for a in t.div_ceil(2)..=t {
+                let b = t - a;
+                let class = if a == b { vec![(a, b)] } else { vec![(b, a), (a, b)] };
+                let other = |k: usize| if class.len() == 1 { k } else { 1 - k };
+                let mut vals: Vec<Vec<u8>> = class.iter().map(|&(x, y)| vec![0; ix.class_size(x, y)]).collect();
+                let mut counts = vals.clone();
+                for (k, &(x, y)) in class.iter().enumerate() {
+                    for i in 0..vals[k].len() {
+                        let (own, opp) = ix.unindex(x, y, i);
+                        (vals[k][i], counts[k][i]) = solver.first_look(own, opp);
+                    }
+                }
+                for d in 0..MAX_DISTANCE {
+                    let v = (d + 1) as u8;
+                    for (k, &(x, y)) in class.iter().enumerate() {
+                        let pk = other(k);
+                        for at in 0..vals[k].len() {
+                            if vals[k][at] != v {
+                                continue;
+                            }
+                            let (own, opp) = ix.unindex(x, y, at);
+                            let empty = ix.board & !(own | opp);
+                            for q in (0..64).filter(|&q| opp >> q & 1 == 1) {
+                                for p in (0..64).filter(|&p| (g.adjacent[q] & empty) >> p & 1 == 1) {
+                                    let pi = ix.index(opp ^ (1 << q) ^ (1 << p), own);
+                                    if vals[pk][pi] != 0 || counts[pk][pi] == 0 {
+                                        continue;
+                                    }
+                                    if d % 2 == 0 {
+                                        vals[pk][pi] = TbValue::Win(d + 1).encode();
+                                    } else {
+                                        counts[pk][pi] -= 1;
+                                        if counts[pk][pi] == 0 {
+                                            vals[pk][pi] = TbValue::Loss(d + 1).encode();
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                for (k, &(x, y)) in class.iter().enumerate() {
+                    let at = ix.offset(x, y) - ix.offset(0, t);
+                    upper[at..at + vals[k].len()].copy_from_slice(&vals[k]);
+                }
+            }
+        }
+        data
+    }
+
+    #[test]
+    fn same_table_as_the_reference_builder() {
+        for variant in [Variant::Dimy, Variant::Tsivy] {
+            let tb = Tablebase::build(variant, 4, quiet);
+            let reference = reference_build(variant, 4);
+            let first_difference = tb.data.iter().zip(&reference).position(|(x, y)| x != y);
+            assert_eq!(first_difference, None, "{variant}");
+            assert_eq!(tb.data.len(), reference.len());
+        }
+    }
+
+    /// Release-only checks on the full 4-piece table and a sample of the 5-piece one:
+    /// `cargo test --release -p fanorona-engine --lib tablebase -- --ignored`.
+    #[test]
+    #[ignore = "slow outside release"]
+    fn large_tables_consistent() {
+        let tb = Tablebase::build(Variant::Tsivy, 4, quiet);
+        check_consistent(&tb, 1);
+        let mut memo = HashMap::new();
+        for (i, pos) in class_positions(&tb, 2, 2).chain(class_positions(&tb, 3, 1)).enumerate() {
+            if i % 97 == 0 {
+                compare_with_brute(&tb, &pos, 5, &mut memo);
+            }
+        }
+        let tb = Tablebase::build(Variant::Tsivy, 5, quiet);
+        check_consistent(&tb, 101);
+        check_consistent(&Tablebase::build(Variant::Dimy, 5, quiet), 7);
+    }
+}
