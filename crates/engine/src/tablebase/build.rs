@@ -67,109 +67,8 @@ impl Tablebase {
                 if resume.is_some_and(|r| (r.stop)()) {
                     return None;
                 }
-                let b = t - a;
-                let group_started = Instant::now();
-                let lo = ix.offset(b, a) - start;
-                let hi = ix.offset(a, b) - start;
-                let single = a == b;
-                // For a = b both ranges are the same class: it goes in slot 0 and slot 1 stays empty.
-                let (first, second) = upper.split_at_mut(if single { hi + ix.class_size(a, b) } else { hi });
-                let first = &mut first[lo..lo + ix.class_size(b, a)];
-                let second = if single { &mut [] } else { &mut second[..ix.class_size(a, b)] };
-                let part = resume.map(|r| r.dir.join(part_name(variant, max_pieces, a, b)));
-                let partial = resume.map(|r| r.dir.join(partial_name(variant, max_pieces, a, b)));
-                let mut first_pass_s = 0.0;
-                let mut resumed_at = None;
-                let restored =
-                    part.as_deref().is_some_and(|path| read_part(path, variant, max_pieces, a, b, first, second));
-                if !restored {
-                    let mut pair = Pair {
-                        ix: &ix,
-                        class: [(b, a), (a, b)],
-                        counts: [vec![0; first.len()], vec![0; second.len()]],
-                        vals: [&mut *first, &mut *second],
-                        hist: [0; 256],
-                    };
-                    resumed_at = partial.as_deref().and_then(|path| pair.read_partial(path, variant, max_pieces));
-                    if resumed_at.is_none() {
-                        // A file that failed its checks may have been read into the arrays halfway.
-                        pair.vals.iter_mut().for_each(|v| v.fill(0));
-                        pair.counts.iter_mut().for_each(|c| c.fill(0));
-                        let classes = if single { 1 } else { 2 };
-                        for k in 0..classes {
-                            let (ca, cb) = pair.class[k];
-                            let h = solver.first_pass(ca, cb, pair.vals[k], &mut pair.counts[k], threads);
-                            for (x, y) in pair.hist.iter_mut().zip(h) {
-                                *x += y;
-                            }
-                        }
-                        first_pass_s = group_started.elapsed().as_secs_f64();
-                    }
-                    let mut saved_at = Instant::now();
-                    // A long first pass is kept at once: a short-lived engine may not see the next save.
-                    if let (Some(r), Some(path), None) = (resume, partial.as_deref(), resumed_at)
-                        && first_pass_s >= r.every.as_secs_f64() / 4.0
-                        && let Err(e) = pair.write_partial(path, variant, max_pieces, 0)
-                    {
-                        progress(&format!("tablebase progress {} not saved: {e}", path.display()));
-                    }
-                    let mut after_round = |pair: &Pair, d: u32| {
-                        let Some(r) = resume else { return true };
-                        let stopping = (r.stop)();
-                        if stopping || saved_at.elapsed() >= r.every {
-                            let path = partial.as_deref().expect("a resumable build has the folder");
-                            if let Err(e) = pair.write_partial(path, variant, max_pieces, d + 1) {
-                                progress(&format!("tablebase progress {} not saved: {e}", path.display()));
-                            }
-                            saved_at = Instant::now();
-                        }
-                        !stopping
-                    };
-                    if !pair.retrograde(threads, resumed_at.unwrap_or(0), &mut after_round) {
-                        return None;
-                    }
-                    pair.fill();
-                    if let (Some(path), Some(partial), Some(r)) = (&part, &partial, resume) {
-                        let saved = if group_started.elapsed() >= r.keep_from || resumed_at.is_some() {
-                            write_part(path, variant, max_pieces, a, b, first, second)
-                        } else {
-                            Ok(())
-                        };
-                        // The analysis in progress is of no more use once the pair is saved or quick to build.
-                        match saved {
-                            Ok(()) => {
-                                let _ = fs::remove_file(partial);
-                            }
-                            Err(e) => progress(&format!("tablebase part {} not saved: {e}", path.display())),
-                        }
-                    }
-                }
-                let mut wdl = [0usize; 3];
-                for &byte in first.iter().chain(second.iter()) {
-                    wdl[match TbValue::decode(byte) {
-                        TbValue::Win(_) => 0,
-                        TbValue::Draw => 1,
-                        TbValue::Loss(_) => 2,
-                    }] += 1;
-                }
-                let names = if single { format!("{a}v{b}") } else { format!("{a}v{b} and {b}v{a}") };
-                progress(&format!(
-                    "tablebase {variant} {names}: {} positions {} (win {}, draw {}, loss {})",
-                    wdl.iter().sum::<usize>(),
-                    if restored {
-                        "restored from an earlier build's part file".to_string()
-                    } else if let Some(d) = resumed_at {
-                        format!(
-                            "in {:.2} s, resumed at distance {d} from an earlier build",
-                            group_started.elapsed().as_secs_f64()
-                        )
-                    } else {
-                        format!("in {:.2} s (first pass {first_pass_s:.2} s)", group_started.elapsed().as_secs_f64())
-                    },
-                    wdl[0],
-                    wdl[1],
-                    wdl[2]
-                ));
+                let job = PairJob { ix: &ix, solver: &solver, variant, max_pieces, threads, resume };
+                job.build(upper, start, a, t - a, progress)?;
             }
         }
         progress(&format!(
@@ -308,6 +207,135 @@ struct Resume<'a> {
     every: Duration,
     keep_from: Duration,
     stop: &'a dyn Fn() -> bool,
+}
+
+/// What building one pair of material classes needs besides the entries: the table's layout, the smaller
+/// classes, and how the whole build runs.
+struct PairJob<'a> {
+    ix: &'a Indexer,
+    solver: &'a Solver<'a>,
+    variant: Variant,
+    max_pieces: u32,
+    threads: usize,
+    resume: Option<&'a Resume<'a>>,
+}
+
+impl PairJob<'_> {
+    /// Builds the pair of classes (b, a) and (a, b), a ≥ b, whose entries start at `upper` (`start` entries into
+    /// the table): restored from its part file, resumed from its saved analysis, or built; then reports its
+    /// counts. None when the build was asked to stop.
+    fn build(&self, upper: &mut [u8], start: usize, a: u32, b: u32, progress: &mut dyn FnMut(&str)) -> Option<()> {
+        let group_started = Instant::now();
+        let lo = self.ix.offset(b, a) - start;
+        let hi = self.ix.offset(a, b) - start;
+        let single = a == b;
+        // For a = b both ranges are the same class: it goes in slot 0 and slot 1 stays empty.
+        let (first, second) = upper.split_at_mut(if single { hi + self.ix.class_size(a, b) } else { hi });
+        let first = &mut first[lo..lo + self.ix.class_size(b, a)];
+        let second = if single { &mut [] } else { &mut second[..self.ix.class_size(a, b)] };
+        let part = self.resume.map(|r| r.dir.join(part_name(self.variant, self.max_pieces, a, b)));
+        let partial = self.resume.map(|r| r.dir.join(partial_name(self.variant, self.max_pieces, a, b)));
+        let mut first_pass_s = 0.0;
+        let mut resumed_at = None;
+        let restored =
+            part.as_deref().is_some_and(|path| read_part(path, self.variant, self.max_pieces, a, b, first, second));
+        if !restored {
+            let mut pair = Pair {
+                ix: self.ix,
+                class: [(b, a), (a, b)],
+                counts: [vec![0; first.len()], vec![0; second.len()]],
+                vals: [&mut *first, &mut *second],
+                hist: [0; 256],
+            };
+            resumed_at = partial.as_deref().and_then(|path| pair.read_partial(path, self.variant, self.max_pieces));
+            if resumed_at.is_none() {
+                // A file that failed its checks may have been read into the arrays halfway.
+                pair.vals.iter_mut().for_each(|v| v.fill(0));
+                pair.counts.iter_mut().for_each(|c| c.fill(0));
+                let classes = if single { 1 } else { 2 };
+                for k in 0..classes {
+                    let (ca, cb) = pair.class[k];
+                    let h = self.solver.first_pass(ca, cb, pair.vals[k], &mut pair.counts[k], self.threads);
+                    for (x, y) in pair.hist.iter_mut().zip(h) {
+                        *x += y;
+                    }
+                }
+                first_pass_s = group_started.elapsed().as_secs_f64();
+            }
+            let mut saved_at = Instant::now();
+            // A long first pass is kept at once: a short-lived engine may not see the next save.
+            if let (Some(r), Some(path), None) = (self.resume, partial.as_deref(), resumed_at)
+                && first_pass_s >= r.every.as_secs_f64() / 4.0
+                && let Err(e) = pair.write_partial(path, self.variant, self.max_pieces, 0)
+            {
+                progress(&format!("tablebase progress {} not saved: {e}", path.display()));
+            }
+            let mut after_round = |pair: &Pair, d: u32| {
+                let Some(r) = self.resume else { return true };
+                let stopping = (r.stop)();
+                if stopping || saved_at.elapsed() >= r.every {
+                    let path = partial.as_deref().expect("a resumable build has the folder");
+                    if let Err(e) = pair.write_partial(path, self.variant, self.max_pieces, d + 1) {
+                        progress(&format!("tablebase progress {} not saved: {e}", path.display()));
+                    }
+                    saved_at = Instant::now();
+                }
+                !stopping
+            };
+            if !pair.retrograde(self.threads, resumed_at.unwrap_or(0), &mut after_round) {
+                return None;
+            }
+            pair.fill();
+            if let (Some(path), Some(partial), Some(r)) = (&part, &partial, self.resume) {
+                let saved = if group_started.elapsed() >= r.keep_from || resumed_at.is_some() {
+                    write_part(path, self.variant, self.max_pieces, a, b, first, second)
+                } else {
+                    Ok(())
+                };
+                // The analysis in progress is of no more use once the pair is saved or quick to build.
+                match saved {
+                    Ok(()) => {
+                        let _ = fs::remove_file(partial);
+                    }
+                    Err(e) => progress(&format!("tablebase part {} not saved: {e}", path.display())),
+                }
+            }
+        }
+        let wdl = win_draw_loss(first.iter().chain(second.iter()));
+        let names = if single { format!("{a}v{b}") } else { format!("{a}v{b} and {b}v{a}") };
+        progress(&format!(
+            "tablebase {} {names}: {} positions {} (win {}, draw {}, loss {})",
+            self.variant,
+            wdl.iter().sum::<usize>(),
+            if restored {
+                "restored from an earlier build's part file".to_string()
+            } else if let Some(d) = resumed_at {
+                format!(
+                    "in {:.2} s, resumed at distance {d} from an earlier build",
+                    group_started.elapsed().as_secs_f64()
+                )
+            } else {
+                format!("in {:.2} s (first pass {first_pass_s:.2} s)", group_started.elapsed().as_secs_f64())
+            },
+            wdl[0],
+            wdl[1],
+            wdl[2]
+        ));
+        Some(())
+    }
+}
+
+/// How many of `entries` are wins, draws and losses.
+fn win_draw_loss<'a>(entries: impl Iterator<Item = &'a u8>) -> [usize; 3] {
+    let mut wdl = [0usize; 3];
+    for &byte in entries {
+        wdl[match TbValue::decode(byte) {
+            TbValue::Win(_) => 0,
+            TbValue::Draw => 1,
+            TbValue::Loss(_) => 2,
+        }] += 1;
+    }
+    wdl
 }
 
 /// The shortest build of a pair that a resumable build saves: the smaller pairs take less than this to build
