@@ -5,13 +5,19 @@
 //! middle. Scores are from the side to move's point of view; a step that keeps the same side to move (a relay)
 //! does not negate.
 
-use crate::geometry::Direction;
+mod eval;
+mod table;
+
+pub use eval::{EvalKind, MOBILITY_WEIGHT, STRONG_WEIGHT, evaluate, full_evaluate, plain_evaluate};
+
 use crate::position::{MAX_STEPS, Position, Step, StepKind, StepList};
 use crate::rules::{DrawRule, Side};
 use crate::turns::Turn;
+use eval::centrality;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use table::{EXACT, LOWER, PREFETCH, Table, UPPER, from_tt, to_tt, unpack};
 use web_time::Instant;
 
 // The scale is the score module's, shared with the endgame tables; the search's users find it here too.
@@ -135,214 +141,6 @@ pub fn score_text(score: i32) -> String {
     } else {
         format!("{:+.2}", score as f64 / PIECE as f64)
     }
-}
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    step: u32,
-    score: i16,
-    depth: i8,
-    bound: u8,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
-fn pack(s: Step) -> u32 {
-    s.from as u32 | (s.to as u32) << 8 | (s.dir as u32) << 16 | (s.kind as u32) << 24 | 1 << 31
-}
-
-fn unpack(v: u32) -> Option<Step> {
-    if v == 0 {
-        return None;
-    }
-    let kind = match (v >> 24) & 0x7f {
-        0 => StepKind::Paika,
-        1 => StepKind::Approach,
-        2 => StepKind::Withdrawal,
-        _ => StepKind::Stop,
-    };
-    Some(Step { from: v as u8, to: (v >> 8) as u8, dir: Direction::from_index((v >> 16) as u8), kind })
-}
-
-/// The transposition table: buckets of two entries in one cache line, so a probe costs one memory access. A new
-/// result replaces the entry of its bucket worth less (shallower; an earlier search's counts
-/// [`OLD_ENTRY_PENALTY`] turns shallower): the many shallow results of the capture quiescence then take turns
-/// in one entry and no longer push the main search's deep ones out. Shared by the threads of a parallel search
-/// ([`Searcher::threads`]) without locks: an entry is two atomic words, the key XOR the data and the data, so an
-/// entry torn by two writers no longer matches its key and reads as empty.
-struct Table {
-    buckets: Vec<Bucket>,
-    mask: usize,
-    /// Counts searches (wrapping, in the six high bits of an entry's bound byte): an entry of an earlier search
-    /// counts [`OLD_ENTRY_PENALTY`] turns shallower when a bucket's entry is chosen for replacement.
-    generation: std::sync::atomic::AtomicU8,
-    /// Experimental (option `tt-single`): one entry a bucket, as before the buckets, for strength tests.
-    single: AtomicBool,
-}
-
-/// Two entries of the table, aligned to stay within one cache line.
-#[repr(align(32))]
-struct Bucket([[AtomicU64; 2]; 2]);
-
-/// Depth an entry of an earlier search loses when the table chooses which entry of a bucket to replace.
-const OLD_ENTRY_PENALTY: i32 = 4;
-
-/// Bits of an entry's last byte that hold the bound; the rest hold the generation.
-const BOUND_BITS: u8 = 0b11;
-
-impl Entry {
-    fn to_bits(self) -> u64 {
-        self.step as u64
-            | (self.score as u16 as u64) << 32
-            | (self.depth as u8 as u64) << 48
-            | (self.bound as u64) << 56
-    }
-
-    fn from_bits(key: u64, d: u64) -> Entry {
-        Entry {
-            key,
-            step: d as u32,
-            score: (d >> 32) as u16 as i16,
-            depth: (d >> 48) as u8 as i8,
-            bound: (d >> 56) as u8,
-        }
-    }
-}
-
-impl Table {
-    fn new(megabytes: usize) -> Table {
-        // 0 MB: a single bucket (a cheap stand-in table).
-        let want = ((megabytes << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        let mut buckets = Vec::with_capacity(n);
-        advise_huge_pages(buckets.as_ptr(), n);
-        // Written after the advice: the first touch of each page is what decides its size.
-        buckets.extend((0..n).map(|_| Bucket(Default::default())));
-        Table { buckets, mask: n - 1, generation: std::sync::atomic::AtomicU8::new(0), single: AtomicBool::new(false) }
-    }
-
-    /// Starts a new search: entries of earlier ones become replaceable.
-    fn next_generation(&self) {
-        self.generation.fetch_add(1 << 2, Ordering::Relaxed);
-    }
-
-    #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[key as usize & self.mask]
-    }
-
-    #[inline]
-    fn load(slot: &[AtomicU64; 2]) -> Entry {
-        let (k, d) = (slot[0].load(Ordering::Relaxed), slot[1].load(Ordering::Relaxed));
-        Entry::from_bits(k ^ d, d)
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        b.0.iter()
-            .map(Table::load)
-            .find(|e| e.key == key && e.bound & BOUND_BITS != 0)
-            .map(|e| Entry { bound: e.bound & BOUND_BITS, ..e })
-    }
-
-    #[inline]
-    fn store(&self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
-        let b = self.bucket(key);
-        let generation = self.generation.load(Ordering::Relaxed);
-        let (e0, e1) = (Table::load(&b.0[0]), Table::load(&b.0[1]));
-        let depth = depth.clamp(-128, 127) as i8;
-        if self.single.load(Ordering::Relaxed) {
-            // The earlier policy: one entry a key (the next bit of the key picks the half of the bucket, so the
-            // table holds as many entries as before), kept only when it is exact and much deeper.
-            let half = (key >> self.mask.count_ones()) as usize & 1;
-            let old = [e0, e1][half];
-            if old.key != key && old.depth > depth.saturating_add(2) && old.bound & BOUND_BITS == EXACT {
-                return;
-            }
-            let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
-            let d = Entry { key, step, score: score as i16, depth, bound }.to_bits();
-            b.0[half][0].store(key ^ d, Ordering::Relaxed);
-            b.0[half][1].store(d, Ordering::Relaxed);
-            return;
-        }
-        // The same position again, wherever it is; else the entry worth less: empty, or shallower, an earlier
-        // search's counting a few turns less (still useful: the game goes on along its line).
-        let worth = |e: &Entry| {
-            if e.bound & BOUND_BITS == 0 {
-                i32::MIN
-            } else {
-                i32::from(e.depth) - if e.bound & !BOUND_BITS != generation { OLD_ENTRY_PENALTY } else { 0 }
-            }
-        };
-        let (slot, old) = if e0.key == key && e0.bound != 0 {
-            (&b.0[0], e0)
-        } else if e1.key == key && e1.bound != 0 {
-            (&b.0[1], e1)
-        } else if worth(&e0) <= worth(&e1) {
-            (&b.0[0], e0)
-        } else {
-            (&b.0[1], e1)
-        };
-        let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
-        let d = Entry { key, step, score: score as i16, depth, bound: bound | generation }.to_bits();
-        slot[0].store(key ^ d, Ordering::Relaxed);
-        slot[1].store(d, Ordering::Relaxed);
-    }
-
-    fn clear(&self) {
-        for b in &self.buckets {
-            for slot in &b.0 {
-                slot[0].store(0, Ordering::Relaxed);
-                slot[1].store(0, Ordering::Relaxed);
-            }
-        }
-    }
-
-    /// Starts loading the bucket of `key` into the cache: the probe that follows a few hundred cycles later
-    /// then does not wait on memory, which is most of a node's cost with a large table.
-    #[inline(always)]
-    fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.buckets.as_ptr().wrapping_add(key as usize & self.mask);
-            // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
-            unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-}
-
-/// Whether [`Table::prefetch`] does anything here: where it does not, playing a step only to fetch its entry
-/// would cost time for nothing.
-const PREFETCH: bool = cfg!(target_arch = "x86_64");
-
-/// Asks Linux to back the (not yet touched) buffer at `start`, `n` buckets long, with 2 MB pages. Every probe of a
-/// large table lands on a random page: with 4 KB pages nearly each one also misses the TLB, and that page walk
-/// was a large part of a quiescence node's time. Only a hint: where the kernel keeps small pages (transparent
-/// huge pages off), nothing changes.
-fn advise_huge_pages(start: *const Bucket, n: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        // madvise wants a page-aligned start; the allocator's block starts just after its header. Huge pages
-        // only ever back whole aligned 2 MB spans, so advise those.
-        let begin = (start as usize).next_multiple_of(HUGE);
-        let end = (start as usize + n * std::mem::size_of::<Bucket>()) / HUGE * HUGE;
-        if end > begin {
-            // SAFETY: [begin, end) lies within the caller's own allocation (capacity ≥ n); madvise only changes
-            // how the kernel backs those pages, never their contents, and a failure is harmless.
-            unsafe {
-                libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, n);
 }
 
 /// The search engine. Keep one per player: its table and history make later searches faster.
@@ -609,29 +407,8 @@ const PROBCUT_DEPTH: i32 = 5;
 /// How many turns shallower a ProbCut test searches.
 const PROBCUT_REDUCTION: i32 = 4;
 
-/// Weight of mobility in the full evaluation, hundredths of a piece per paika step more than the opponent
-/// (STRENGTH.md, 2026-11-25: 4 against none +75 Elo [+34, +118] at 60,000 nodes a turn and +80 [+38, +124] at
-/// 40 ms; 8 against 4 +16 [+4, +28]; 16 against 8 −17 [−44, +9]).
-pub const MOBILITY_WEIGHT: i32 = 8;
-
-/// Worth of a piece on a strong point in [`evaluate`], hundredths of a piece.
-pub const STRONG_WEIGHT: i32 = 4;
-
 /// The most threads a search uses ([`Searcher::threads`]).
 pub const MAX_THREADS: usize = 64;
-
-/// The static evaluations a [`Searcher`] can use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EvalKind {
-    /// [`evaluate`]: material, strong points, the lead bonus of small endgames.
-    #[default]
-    Full,
-    /// [`plain_evaluate`]: material and a piece-square table only (the baseline player).
-    Plain,
-    /// [`crate::tuned::tuned_evaluate`]: weights fitted to self-play results, threats included (so the separate
-    /// threat, exposure and mobility terms are off with it).
-    Tuned,
-}
 
 impl Default for Searcher {
     fn default() -> Self {
@@ -2497,26 +2274,6 @@ fn qs_depth(qturns: u32, max_turns: u32) -> i32 {
     -(qturns.min(max_turns).min(127) as i32)
 }
 
-fn to_tt(score: i32, tply: i32) -> i32 {
-    if score > WIN_BOUND {
-        score + tply
-    } else if score < -WIN_BOUND {
-        score - tply
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, tply: i32) -> i32 {
-    if score > WIN_BOUND {
-        score - tply
-    } else if score < -WIN_BOUND {
-        score + tply
-    } else {
-        score
-    }
-}
-
 /// Groups a step sequence from `pos` into whole turns (a trailing incomplete relay is stopped).
 pub fn steps_to_turns(pos: &Position, steps: &[Step]) -> Vec<Turn> {
     let mut p = *pos;
@@ -2540,112 +2297,12 @@ pub fn steps_to_turns(pos: &Position, steps: &[Step]) -> Vec<Turn> {
     turns
 }
 
-/// The full strength searcher's static evaluation: [`evaluate`] plus [`MOBILITY_WEIGHT`] per paika step more
-/// than the opponent, from the side to move's point of view, in hundredths of a piece.
-pub fn full_evaluate(pos: &Position) -> i32 {
-    evaluate(pos) + MOBILITY_WEIGHT * pos.mobility()
-}
-
-/// Static evaluation without mobility from the side to move's point of view, in hundredths of a piece:
-/// material, strong points, the lead bonus of small endgames and the move.
-pub fn evaluate(pos: &Position) -> i32 {
-    let me = pos.side_to_move();
-    let own = pos.pieces(me);
-    let opp = pos.pieces(me.opponent());
-    let (n_own, n_opp) = (own.count_ones() as i32, opp.count_ones() as i32);
-    let mut score = (n_own - n_opp) * PIECE;
-    let g = pos.geometry();
-    // Strong points have up to eight lines: more ways to capture and to escape.
-    score += STRONG_WEIGHT * ((own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32);
-    // With few pieces left, a material lead is worth more (it converts), and the weaker side's freedom matters.
-    let total = n_own + n_opp;
-    if total <= 12 && n_own != n_opp {
-        let lead = n_own - n_opp;
-        score += lead * (12 - total) * 8;
-    }
-    // The side to move keeps the initiative.
-    score + 10
-}
-
-/// Centrality of each point (bit `9 · rank + file`) of a board `width` files wide: up to 2 across the files
-/// (the middle file) and 2 across the ranks (the middle rank).
-const fn centre_table(width: i32) -> [i32; 45] {
-    let mut t = [0; 45];
-    let mid = (width - 1) / 2;
-    let mut i = 0;
-    while i < 45 {
-        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
-        if x < width {
-            t[i] = (mid - (x - mid).abs()) * 2 / mid + (2 - (y - 2).abs());
-        }
-        i += 1;
-    }
-    t
-}
-
-/// [`centre_table`] as four masks: mask `k` holds the points of centrality more than `k`. A piece's centrality
-/// is then the number of masks that hold it, and a side's sum four popcounts instead of a walk over its pieces.
-const fn centre_masks(width: i32) -> [u64; 4] {
-    let t = centre_table(width);
-    let mut m = [0u64; 4];
-    let mut i = 0;
-    while i < 45 {
-        let mut k = 0;
-        while k < 4 {
-            if t[i] > k as i32 {
-                m[k] |= 1 << i;
-            }
-            k += 1;
-        }
-        i += 1;
-    }
-    m
-}
-
-/// [`centre_masks`] of the 9 × 5 board and of the 5 × 5 board.
-const CENTRE: [[u64; 4]; 2] = [centre_masks(9), centre_masks(5)];
-
-/// The summed centrality of the pieces of `bits` on the board of `variant`.
-#[inline]
-fn centrality(variant: crate::geometry::Variant, bits: u64) -> i32 {
-    let masks = &CENTRE[usize::from(variant == crate::geometry::Variant::Dimy)];
-    masks.iter().map(|&m| (bits & m).count_ones() as i32).sum()
-}
-
-/// Bonus of a piece on each point of the 9 × 5 board (bit `9 · rank + file`) for [`plain_evaluate`]: strong
-/// points have more lines, central points reach more of the board.
-const PLAIN_PST: [i32; 45] = {
-    let mut t = [0; 45];
-    let mut i = 0;
-    while i < 45 {
-        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
-        let strong = if i % 2 == 0 { 4 } else { 0 };
-        let centre = (4 - (x - 4).abs()) / 2 + (2 - (y - 2).abs());
-        t[i] = strong + centre;
-        i += 1;
-    }
-    t
-};
-
-/// The baseline player's evaluation: material plus a piece-square table, from the side to move's point of
-/// view, in hundredths of a piece. The 5 × 5 board uses the same table by file and rank.
-pub fn plain_evaluate(pos: &Position) -> i32 {
-    let me = pos.side_to_move();
-    let table = |mut bits: u64| {
-        let mut sum = 0;
-        while bits != 0 {
-            sum += PLAIN_PST[(bits.trailing_zeros() as usize).min(44)];
-            bits &= bits - 1;
-        }
-        sum
-    };
-    let (own, opp) = (pos.pieces(me), pos.pieces(me.opponent()));
-    (own.count_ones() as i32 - opp.count_ones() as i32) * PIECE + table(own) - table(opp)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::eval::centre_table;
+    use super::table::{Entry, OLD_ENTRY_PENALTY};
     use super::*;
+    use crate::geometry::Direction;
     use crate::position::random_game_position;
     use crate::rules::Rules;
 
