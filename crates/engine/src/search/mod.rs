@@ -17,6 +17,7 @@ use crate::rules::{DrawRule, Side};
 use crate::turns::Turn;
 use eval::centrality;
 use parameters::CORR_MAX_WEIGHT;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -217,6 +218,10 @@ const NULL_MIN_PIECES: u32 = 5;
 const PROBCUT_DEPTH: i32 = 5;
 /// How many turns shallower a ProbCut test searches.
 const PROBCUT_REDUCTION: i32 = 4;
+
+/// What the table holds for a node, as its stages read it: the score (at the node's distance from the root), the
+/// depth it was searched to and its bound.
+type TableBound = (i32, i32, u8);
 
 impl Default for Searcher {
     fn default() -> Self {
@@ -862,6 +867,11 @@ impl Searcher {
         (from > 0 && limit > from && q > from).then(|| ((limit - q).max(1), limit - from))
     }
 
+    /// Alpha-beta search (principal variation search) of `pos` to `depth` whole turns, within (`alpha`, `beta`),
+    /// `sply` steps and `tply` turns from the root, after `quiet` turns without a capture: the score from the side
+    /// to move's point of view. Each stage that can end the node early is a method of its own, in the order they
+    /// run: draws and the oracle, the horizon, the table, pruning before any step is tried, the singular test;
+    /// then the steps are searched in order and what was found is stored.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -878,43 +888,17 @@ impl Searcher {
             return 0;
         }
         let relay = pos.in_relay();
-        if self.params.cont_hist >= 2 {
-            self.turn_start[sply] = if relay && sply > 0 { self.turn_start[sply - 1] } else { sply };
-        }
-        // The extension count and the played steps are kept only for the options that read them: every node
-        // pays for these writes otherwise.
-        let inherited = if self.params.threat_ext > 0 {
-            let e = if sply > 0 { self.exts[sply - 1] } else { 0 };
-            self.exts[sply] = e;
-            e
-        } else {
-            0
-        };
+        let inherited = self.enter_node(relay, sply);
         if !relay {
             if let Some(s) = self.turn_start_score(pos, tply, quiet) {
                 return s;
             }
-            if depth <= 0
-                && self.params.threat_ext > 0
-                && inherited < 2
-                && sply + 8 < MAX_PLY
-                && !pos.has_capture()
-                && pos.threat() >= self.params.threat_ext as u32
-            {
+            if depth <= 0 && self.threat_extends(pos, inherited, sply) {
                 self.exts[sply] = inherited + 1;
                 depth = 1;
             }
             if depth <= 0 {
-                if let Some((num, den)) = self.progress_scale(quiet) {
-                    // The leaf's score is scaled by num/den: search it with the window scaled the other way, so
-                    // that its bounds still mean what the parent's window asks.
-                    let widen = |x: i32| {
-                        if x.abs() >= WIN_BOUND { x } else { (x * den / num).clamp(-WIN_BOUND + 1, WIN_BOUND - 1) }
-                    };
-                    let s = self.quiesce(pos, widen(alpha), widen(beta), sply, tply, 0);
-                    return if s.abs() >= WIN_BOUND { s } else { s * num / den };
-                }
-                return self.quiesce(pos, alpha, beta, sply, tply, 0);
+                return self.horizon(pos, alpha, beta, sply, tply, quiet);
             }
         }
         if sply + 2 >= MAX_PLY {
@@ -926,94 +910,24 @@ impl Searcher {
         let excluding = tply == 0 && !self.excluded.is_empty();
         // A singular test searches this node without one first step: the table may not answer or learn for it.
         let se_skip = if self.params.singular > 0 { self.se_excluded[sply] } else { None };
-        let mut tt_step = None;
-        let mut tt_bound = None;
-        if let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) {
-            tt_step = unpack(e.step);
-            tt_bound = Some((from_tt(e.score as i32, tply), e.depth as i32, e.bound));
-            // Within the root turn the table orders steps but never answers: its answer carries no line, and
-            // the root's line must hold the whole first turn (a cut there would answer the relay's first steps
-            // as if the turn stopped, giving up the rest).
-            if tply > 0 && e.depth as i32 >= depth && se_skip.is_none() {
-                let s = from_tt(e.score as i32, tply);
-                match e.bound {
-                    EXACT => return s,
-                    LOWER if s >= beta => return s,
-                    UPPER if s <= alpha => return s,
-                    _ => {}
-                }
-            }
-        }
+        let (tt_step, tt_bound) = match self.probe_table(key, depth, alpha, beta, tply, se_skip) {
+            ControlFlow::Break(s) => return s,
+            ControlFlow::Continue(hint) => hint,
+        };
         let side = pos.side_to_move();
         let quiet_node = !relay && sply > 0 && beta.abs() < WIN_BOUND && alpha.abs() < WIN_BOUND;
         if quiet_node
             && se_skip.is_none()
-            && (self.params.null_move || self.params.futility > 0 || self.params.rfp > 0)
-            && !pos.has_capture()
-            && pos.count_paika() > 0
+            && let Some(s) = self.prune_quiet(pos, key, depth, alpha, beta, sply, tply, quiet)
         {
-            let stand = self.static_eval(pos);
-            // A quiet position cannot gain material this turn: far below alpha at a shallow depth, it fails low.
-            if self.params.futility > 0 && depth <= 2 && stand + self.params.futility * depth <= alpha {
-                return stand;
-            }
-            let enough = pos.count(side) >= NULL_MIN_PIECES && pos.count(side.opponent()) >= NULL_MIN_PIECES;
-            // Far enough above beta at a shallow depth, the opponent's best answers within the depth are not
-            // expected to bring it back; few pieces leave room for zugzwang, as with null moves.
-            if self.params.rfp > 0 && depth <= self.params.rfp_depth && beta - alpha == 1 && enough {
-                let score = if self.params.rfp_quiet { self.quiet_eval(pos) } else { stand };
-                if score - self.params.rfp * depth >= beta {
-                    return score;
-                }
-            }
-            if self.params.null_move
-                && depth >= 3
-                && stand >= beta
-                && enough
-                && !self.null_at[sply]
-                && let Some(null) = pos.null_move()
-            {
-                self.path.push(key);
-                if self.params.use_countermoves || self.params.cont_hist > 0 {
-                    self.played[sply] = None;
-                }
-                self.null_at[sply + 1] = true;
-                let r = self.params.null_reduction + i32::from(depth >= 7);
-                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
-                self.null_at[sply + 1] = false;
-                self.path.pop();
-                if self.aborted {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s > WIN_BOUND { beta } else { s };
-                }
-            }
+            return s;
         }
-        // ProbCut: a search a few turns shallower that clears beta by a margin is taken as the deeper one's cut.
-        // The table may already say that it would not: a bound from about that depth under the raised beta.
-        if self.params.probcut > 0
-            && !relay
+        if !relay
             && sply > 0
-            && depth >= PROBCUT_DEPTH
-            && beta - alpha == 1
-            && beta.abs() < WIN_BOUND - self.params.probcut
             && se_skip.is_none()
-            && !self.pc_at[sply]
+            && let Some(s) = self.probcut(pos, depth, alpha, beta, sply, tply, quiet, tt_bound)
         {
-            let pbeta = beta + self.params.probcut;
-            let hopeless = tt_bound.is_some_and(|(s, d, b)| d >= depth - PROBCUT_REDUCTION && b != LOWER && s < pbeta);
-            if !hopeless {
-                self.pc_at[sply] = true;
-                let s = self.negamax(pos, depth - PROBCUT_REDUCTION, pbeta - 1, pbeta, sply, tply, quiet);
-                self.pc_at[sply] = false;
-                if self.aborted {
-                    return 0;
-                }
-                if s >= pbeta {
-                    return s;
-                }
-            }
+            return s;
         }
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
@@ -1024,57 +938,20 @@ impl Searcher {
             - i32::from(self.params.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
         // The table's step and the turns the singular test adds to its depth (−1 with `se-neg`).
         let mut tt_extension = None;
-        if self.params.singular > 0
-            && !relay
+        if !relay
             && sply > 0
-            && depth >= self.params.se_depth
-            && tply < 2 * self.iter_depth
             && se_skip.is_none()
             && list.len() > 1
             && let Some(step) = tt_step
-            && let Some((tt_score, tt_depth, bound)) = tt_bound
-            && tt_depth >= depth - 3
-            && bound != UPPER
-            && tt_score.abs() < WIN_BOUND
+            && let Some(bound) = tt_bound
         {
-            let sbeta = tt_score - self.params.singular * depth;
-            self.se_excluded[sply] = Some(step);
-            let s = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, sply, tply, quiet);
-            self.se_excluded[sply] = None;
-            if self.aborted {
-                return 0;
-            }
-            if s < sbeta {
-                tt_extension = Some((step, 1));
-            } else if sbeta >= beta {
-                // Another first step reaches beta at half the depth, and so does the table's: a cut.
-                return sbeta;
-            } else if self.params.se_neg && tt_score >= beta {
-                tt_extension = Some((step, -1));
+            match self.singular_test(pos, step, bound, depth, beta, sply, tply, quiet) {
+                ControlFlow::Break(s) => return s,
+                ControlFlow::Continue(extension) => tt_extension = extension,
             }
         }
         let mut buf = key_buffer();
-        let counter = if self.params.use_countermoves && !relay && sply > 0 {
-            self.played[sply - 1]
-                .and_then(|p| self.countermoves[side.opponent().index()][p.from as usize][p.to as usize])
-        } else {
-            None
-        };
-        // The opponent's last step and the side's own, whose continuation histories order this turn's paika steps.
-        let cont = if self.params.cont_hist > 0 && !relay && sply > 0 {
-            let own = if self.params.cont_hist >= 2 {
-                let opponent_start = self.turn_start[sply - 1];
-                if opponent_start > 0 { self.played[opponent_start - 1] } else { None }
-            } else {
-                None
-            };
-            [self.played[sply - 1], own]
-        } else {
-            [None; 2]
-        };
-        if cont.iter().any(Option::is_some) && self.cont_table.is_empty() {
-            self.cont_table = vec![0; 2 * CONT_SIZE];
-        }
+        let (counter, cont) = self.ordering_context(relay, sply, side);
         let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter, cont);
         if !relay {
             self.path.push(key);
@@ -1132,46 +1009,16 @@ impl Searcher {
             } else {
                 quiet
             };
-            let score = if !effect.turn_ended {
-                if searched == 0 {
-                    self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq)
-                } else {
-                    let s = self.negamax(&child, depth, alpha, alpha + 1, sply + 1, tply, cq);
-                    if s > alpha && s < beta { self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq) } else { s }
-                }
-            } else if searched == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
-            } else {
-                // Late quiet steps are rarely best: look at them one turn shallower first, and again at full
-                // depth only if they turn out better than expected.
-                let late = depth >= 3 && i >= 3 && step.kind == StepKind::Paika && keys[i] < (1 << 21) - 1;
-                let reduce = if !late {
-                    0
-                } else if self.params.lmr_log > 0 {
-                    let mut r = (ln(depth as usize) * ln(i) * self.params.lmr_log as f32 / 100.0) as i32;
-                    if self.params.lmr_adjust & 1 != 0 && beta - alpha > 1 {
-                        r -= 1;
-                    }
-                    if self.params.lmr_adjust & 2 != 0 && keys[i] == 0 {
-                        r += 1;
-                    }
-                    if self.params.lmr_adjust & 4 != 0 {
-                        r += i32::from(keys[i] < 0) - i32::from(keys[i] > HISTORY_MAX / 2);
-                    }
-                    r.clamp(0, depth - 2)
-                } else {
-                    i32::from(self.params.lmr)
-                };
-                let mut s = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
-                if reduce > 0 && s > alpha && !self.aborted {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
-                }
-                if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
-                } else {
-                    s
-                }
-            };
+            // Late quiet steps are rarely best: they are looked at a little shallower first.
+            let late = effect.turn_ended
+                && searched > 0
+                && depth >= 3
+                && i >= 3
+                && step.kind == StepKind::Paika
+                && keys[i] < (1 << 21) - 1;
+            let reduce = if late { self.late_move_reduction(depth, i, keys[i], beta - alpha > 1) } else { 0 };
+            let score =
+                self.search_step(&child, effect.turn_ended, searched == 0, reduce, depth, alpha, beta, sply, tply, cq);
             searched += 1;
             if excluding && !effect.turn_ended {
                 self.root_prefix.pop();
@@ -1189,55 +1036,7 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(sply, step);
                     if alpha >= beta {
-                        let bonus = depth * depth;
-                        if step.kind == StepKind::Paika {
-                            let k = &mut self.killers[sply];
-                            if k[0] != Some(step) {
-                                k[1] = k[0];
-                                k[0] = Some(step);
-                            }
-                            if self.params.use_countermoves
-                                && !relay
-                                && sply > 0
-                                && let Some(p) = self.played[sply - 1]
-                            {
-                                self.countermoves[side.opponent().index()][p.from as usize][p.to as usize] = Some(step);
-                            }
-                            for (which, p) in cont.iter().enumerate() {
-                                let Some(p) = *p else { continue };
-                                gravity(&mut self.cont_table[cont_index(which, side, p, step)], bonus);
-                                for &s in &list.as_slice()[..i] {
-                                    if s.kind == StepKind::Paika {
-                                        gravity(&mut self.cont_table[cont_index(which, side, p, s)], -bonus);
-                                    }
-                                }
-                            }
-                            let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
-                            if self.params.hist_malus {
-                                gravity(h, bonus);
-                                for &s in &list.as_slice()[..i] {
-                                    if s.kind == StepKind::Paika {
-                                        gravity(
-                                            &mut self.history[side.index()][s.from as usize][s.to as usize],
-                                            -bonus,
-                                        );
-                                    }
-                                }
-                            } else {
-                                *h = (*h + bonus).min(1 << 20);
-                            }
-                        } else if self.params.cap_hist && step.kind != StepKind::Stop {
-                            let h = &mut self.cap_history[cap_slot(side, step)][step.from as usize][step.to as usize];
-                            gravity(h, bonus);
-                            if self.params.hist_malus {
-                                for &s in &list.as_slice()[..i] {
-                                    if s.kind != StepKind::Paika && s.kind != StepKind::Stop {
-                                        let slot = cap_slot(side, s);
-                                        gravity(&mut self.cap_history[slot][s.from as usize][s.to as usize], -bonus);
-                                    }
-                                }
-                            }
-                        }
+                        self.learn_cut(step, &list.as_slice()[..i], side, depth, sply, relay, cont);
                         break;
                     }
                 }
@@ -1253,14 +1052,404 @@ impl Searcher {
         } else {
             UPPER
         };
-        if !excluding && se_skip.is_none() && self.tt_enabled {
+        // Without some of its steps (multi-PV, singular test), the node's result holds only for this search.
+        if !excluding && se_skip.is_none() {
+            self.store_node(pos, key, best, best_step, bound, depth, tply, relay);
+        }
+        best
+    }
+
+    /// Keeps the path's bookkeeping for the options that read it: the step ply at which the node's turn started
+    /// (`conthist=2`) and the threat extensions on the path (`threat-ext`), which it returns. Every node would
+    /// pay for these writes otherwise.
+    #[inline]
+    fn enter_node(&mut self, relay: bool, sply: usize) -> u8 {
+        if self.params.cont_hist >= 2 {
+            self.turn_start[sply] = if relay && sply > 0 { self.turn_start[sply - 1] } else { sply };
+        }
+        if self.params.threat_ext > 0 {
+            let e = if sply > 0 { self.exts[sply - 1] } else { 0 };
+            self.exts[sply] = e;
+            e
+        } else {
+            0
+        }
+    }
+
+    /// Whether the horizon turn start `pos` is searched a turn deeper instead (`threat-ext`): the opponent
+    /// threatens a large capture, the side to move has none, and the path has fewer than two extensions.
+    #[inline]
+    fn threat_extends(&self, pos: &Position, inherited: u8, sply: usize) -> bool {
+        self.params.threat_ext > 0
+            && inherited < 2
+            && sply + 8 < MAX_PLY
+            && !pos.has_capture()
+            && pos.threat() >= self.params.threat_ext as u32
+    }
+
+    /// The score of a turn start at the horizon: the quiescence's, shrunk towards a draw by `progress`.
+    #[inline]
+    fn horizon(&mut self, pos: &Position, alpha: i32, beta: i32, sply: usize, tply: i32, quiet: u32) -> i32 {
+        if let Some((num, den)) = self.progress_scale(quiet) {
+            // The leaf's score is scaled by num/den: search it with the window scaled the other way, so that its
+            // bounds still mean what the parent's window asks.
+            let widen =
+                |x: i32| if x.abs() >= WIN_BOUND { x } else { (x * den / num).clamp(-WIN_BOUND + 1, WIN_BOUND - 1) };
+            let s = self.quiesce(pos, widen(alpha), widen(beta), sply, tply, 0);
+            return if s.abs() >= WIN_BOUND { s } else { s * num / den };
+        }
+        self.quiesce(pos, alpha, beta, sply, tply, 0)
+    }
+
+    /// Looks the node up in the table: `Break` with the entry's score where it is deep enough and its bound
+    /// settles the window, else `Continue` with the step to try first and the entry's (score, depth, bound).
+    #[inline]
+    fn probe_table(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        tply: i32,
+        se_skip: Option<Step>,
+    ) -> ControlFlow<i32, (Option<Step>, Option<TableBound>)> {
+        let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) else {
+            return ControlFlow::Continue((None, None));
+        };
+        let s = from_tt(e.score as i32, tply);
+        // Within the root turn the table orders steps but never answers: its answer carries no line, and the
+        // root's line must hold the whole first turn (a cut there would answer the relay's first steps as if the
+        // turn stopped, giving up the rest).
+        if tply > 0 && e.depth as i32 >= depth && se_skip.is_none() {
+            match e.bound {
+                EXACT => return ControlFlow::Break(s),
+                LOWER if s >= beta => return ControlFlow::Break(s),
+                UPPER if s <= alpha => return ControlFlow::Break(s),
+                _ => {}
+            }
+        }
+        ControlFlow::Continue((unpack(e.step), Some((s, e.depth as i32, e.bound))))
+    }
+
+    /// Pruning of a quiet turn start (no capture, some paika step) before its steps are tried: futility far
+    /// below alpha, reverse futility far above beta, and a null move that still fails high. Some score ends the
+    /// node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn prune_quiet(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> Option<i32> {
+        if !(self.params.null_move || self.params.futility > 0 || self.params.rfp > 0)
+            || pos.has_capture()
+            || pos.count_paika() == 0
+        {
+            return None;
+        }
+        let side = pos.side_to_move();
+        let stand = self.static_eval(pos);
+        // A quiet position cannot gain material this turn: far below alpha at a shallow depth, it fails low.
+        if self.params.futility > 0 && depth <= 2 && stand + self.params.futility * depth <= alpha {
+            return Some(stand);
+        }
+        let enough = pos.count(side) >= NULL_MIN_PIECES && pos.count(side.opponent()) >= NULL_MIN_PIECES;
+        // Far enough above beta at a shallow depth, the opponent's best answers within the depth are not
+        // expected to bring it back; few pieces leave room for zugzwang, as with null moves.
+        if self.params.rfp > 0 && depth <= self.params.rfp_depth && beta - alpha == 1 && enough {
+            let score = if self.params.rfp_quiet { self.quiet_eval(pos) } else { stand };
+            if score - self.params.rfp * depth >= beta {
+                return Some(score);
+            }
+        }
+        if self.params.null_move
+            && depth >= 3
+            && stand >= beta
+            && enough
+            && !self.null_at[sply]
+            && let Some(null) = pos.null_move()
+        {
+            self.path.push(key);
+            if self.params.use_countermoves || self.params.cont_hist > 0 {
+                self.played[sply] = None;
+            }
+            self.null_at[sply + 1] = true;
+            let r = self.params.null_reduction + i32::from(depth >= 7);
+            let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
+            self.null_at[sply + 1] = false;
+            self.path.pop();
+            if self.aborted {
+                return Some(0);
+            }
+            if s >= beta {
+                return Some(if s > WIN_BOUND { beta } else { s });
+            }
+        }
+        None
+    }
+
+    /// ProbCut at a turn start below the root: a search a few turns shallower that clears beta by a margin is
+    /// taken as the deeper one's cut. The table may already say that it would not: a bound from about that depth
+    /// under the raised beta. Some score ends the node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+        tt_bound: Option<TableBound>,
+    ) -> Option<i32> {
+        if self.params.probcut <= 0
+            || depth < PROBCUT_DEPTH
+            || beta - alpha != 1
+            || beta.abs() >= WIN_BOUND - self.params.probcut
+            || self.pc_at[sply]
+        {
+            return None;
+        }
+        let pbeta = beta + self.params.probcut;
+        let hopeless = tt_bound.is_some_and(|(s, d, b)| d >= depth - PROBCUT_REDUCTION && b != LOWER && s < pbeta);
+        if hopeless {
+            return None;
+        }
+        self.pc_at[sply] = true;
+        let s = self.negamax(pos, depth - PROBCUT_REDUCTION, pbeta - 1, pbeta, sply, tply, quiet);
+        self.pc_at[sply] = false;
+        if self.aborted {
+            return Some(0);
+        }
+        (s >= pbeta).then_some(s)
+    }
+
+    /// The singular test ([`SearchParams::singular`]) of the table's step `step`, whose entry is `tt_bound`:
+    /// `Break` with a score that ends the node (another first step reaches beta too), else `Continue` with the
+    /// turns the step's search gains (1, or −1 with `se-neg`), if any.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn singular_test(
+        &mut self,
+        pos: &Position,
+        step: Step,
+        (tt_score, tt_depth, bound): TableBound,
+        depth: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> ControlFlow<i32, Option<(Step, i32)>> {
+        if self.params.singular <= 0
+            || depth < self.params.se_depth
+            || tply >= 2 * self.iter_depth
+            || tt_depth < depth - 3
+            || bound == UPPER
+            || tt_score.abs() >= WIN_BOUND
+        {
+            return ControlFlow::Continue(None);
+        }
+        let sbeta = tt_score - self.params.singular * depth;
+        self.se_excluded[sply] = Some(step);
+        let s = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, sply, tply, quiet);
+        self.se_excluded[sply] = None;
+        if self.aborted {
+            return ControlFlow::Break(0);
+        }
+        if s < sbeta {
+            ControlFlow::Continue(Some((step, 1)))
+        } else if sbeta >= beta {
+            // Another first step reaches beta at half the depth, and so does the table's: a cut.
+            ControlFlow::Break(sbeta)
+        } else if self.params.se_neg && tt_score >= beta {
+            ControlFlow::Continue(Some((step, -1)))
+        } else {
+            ControlFlow::Continue(None)
+        }
+    }
+
+    /// The earlier steps that order a turn start's paika steps: the countermove of the opponent's last step
+    /// (`cmove`), and the opponent's last step and the side's own for the continuation histories (`conthist`),
+    /// whose tables are made at their first use.
+    #[inline]
+    fn ordering_context(&mut self, relay: bool, sply: usize, side: Side) -> (Option<Step>, [Option<Step>; 2]) {
+        let counter = if self.params.use_countermoves && !relay && sply > 0 {
+            self.played[sply - 1]
+                .and_then(|p| self.countermoves[side.opponent().index()][p.from as usize][p.to as usize])
+        } else {
+            None
+        };
+        let cont = if self.params.cont_hist > 0 && !relay && sply > 0 {
+            let own = if self.params.cont_hist >= 2 {
+                let opponent_start = self.turn_start[sply - 1];
+                if opponent_start > 0 { self.played[opponent_start - 1] } else { None }
+            } else {
+                None
+            };
+            [self.played[sply - 1], own]
+        } else {
+            [None; 2]
+        };
+        if cont.iter().any(Option::is_some) && self.cont_table.is_empty() {
+            self.cont_table = vec![0; 2 * CONT_SIZE];
+        }
+        (counter, cont)
+    }
+
+    /// How many turns shallower a late quiet step (the `i`th tried, with ordering key `key`) is searched first:
+    /// `lmr-log`'s reduction, which grows with the depth and the place and follows `lmr-adj`, else `lmr`'s turn.
+    #[inline]
+    fn late_move_reduction(&self, depth: i32, i: usize, key: i32, open_window: bool) -> i32 {
+        if self.params.lmr_log > 0 {
+            let mut r = (ln(depth as usize) * ln(i) * self.params.lmr_log as f32 / 100.0) as i32;
+            if self.params.lmr_adjust & 1 != 0 && open_window {
+                r -= 1;
+            }
+            if self.params.lmr_adjust & 2 != 0 && key == 0 {
+                r += 1;
+            }
+            if self.params.lmr_adjust & 4 != 0 {
+                r += i32::from(key < 0) - i32::from(key > HISTORY_MAX / 2);
+            }
+            r.clamp(0, depth - 2)
+        } else {
+            i32::from(self.params.lmr)
+        }
+    }
+
+    /// The score of `child`, reached by one of a node's steps. Within a turn (`turn_ended` false) the side to move
+    /// and the depth stay and the score is not negated. The first step is searched with the node's window; a
+    /// later one with a null window, first `reduce` turns shallower, and again with the whole window only if it
+    /// may be better.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_step(
+        &mut self,
+        child: &Position,
+        turn_ended: bool,
+        first: bool,
+        reduce: i32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> i32 {
+        if !turn_ended {
+            if first {
+                self.negamax(child, depth, alpha, beta, sply + 1, tply, quiet)
+            } else {
+                let s = self.negamax(child, depth, alpha, alpha + 1, sply + 1, tply, quiet);
+                if s > alpha && s < beta { self.negamax(child, depth, alpha, beta, sply + 1, tply, quiet) } else { s }
+            }
+        } else if first {
+            -self.negamax(child, depth - 1, -beta, -alpha, sply + 1, tply + 1, quiet)
+        } else {
+            let mut s = -self.negamax(child, depth - 1 - reduce, -alpha - 1, -alpha, sply + 1, tply + 1, quiet);
+            if reduce > 0 && s > alpha && !self.aborted {
+                s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, quiet);
+            }
+            if s > alpha && s < beta {
+                -self.negamax(child, depth - 1, -beta, -alpha, sply + 1, tply + 1, quiet)
+            } else {
+                s
+            }
+        }
+    }
+
+    /// Learns from `step`'s cut, after the steps `tried` before it: a quiet step becomes a killer and the
+    /// countermove, and gains history (the steps tried before it lose some, with `hmalus` or `conthist`); a
+    /// capture gains capture history (`caphist`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn learn_cut(
+        &mut self,
+        step: Step,
+        tried: &[Step],
+        side: Side,
+        depth: i32,
+        sply: usize,
+        relay: bool,
+        cont: [Option<Step>; 2],
+    ) {
+        let bonus = depth * depth;
+        if step.kind == StepKind::Paika {
+            let k = &mut self.killers[sply];
+            if k[0] != Some(step) {
+                k[1] = k[0];
+                k[0] = Some(step);
+            }
+            if self.params.use_countermoves
+                && !relay
+                && sply > 0
+                && let Some(p) = self.played[sply - 1]
+            {
+                self.countermoves[side.opponent().index()][p.from as usize][p.to as usize] = Some(step);
+            }
+            for (which, p) in cont.iter().enumerate() {
+                let Some(p) = *p else { continue };
+                gravity(&mut self.cont_table[cont_index(which, side, p, step)], bonus);
+                for &s in tried {
+                    if s.kind == StepKind::Paika {
+                        gravity(&mut self.cont_table[cont_index(which, side, p, s)], -bonus);
+                    }
+                }
+            }
+            let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
+            if self.params.hist_malus {
+                gravity(h, bonus);
+                for &s in tried {
+                    if s.kind == StepKind::Paika {
+                        gravity(&mut self.history[side.index()][s.from as usize][s.to as usize], -bonus);
+                    }
+                }
+            } else {
+                *h = (*h + bonus).min(1 << 20);
+            }
+        } else if self.params.cap_hist && step.kind != StepKind::Stop {
+            let h = &mut self.cap_history[cap_slot(side, step)][step.from as usize][step.to as usize];
+            gravity(h, bonus);
+            if self.params.hist_malus {
+                for &s in tried {
+                    if s.kind != StepKind::Paika && s.kind != StepKind::Stop {
+                        let slot = cap_slot(side, s);
+                        gravity(&mut self.cap_history[slot][s.from as usize][s.to as usize], -bonus);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keeps what the search of the node at `pos` found: its result in the table, and the quiet leaf
+    /// evaluation's error in correction history (`corr`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store_node(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        best: i32,
+        best_step: Option<Step>,
+        bound: u8,
+        depth: i32,
+        tply: i32,
+        relay: bool,
+    ) {
+        if self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
         }
         if self.params.corr > 0
             && depth >= self.params.corr_depth
             && !relay
-            && !excluding
-            && se_skip.is_none()
             && best.abs() < WIN_BOUND
             && !pos.has_capture()
         {
@@ -1271,7 +1460,6 @@ impl Searcher {
                 self.learn_correction(pos, best - eval, depth);
             }
         }
-        best
     }
 
     /// What correction history adds to the quiet leaf `pos`'s score ([`SearchParams::corr`]).
