@@ -13,7 +13,7 @@ pub const MOBILITY_WEIGHT: i32 = 8;
 /// Worth of a piece on a strong point in [`evaluate`], hundredths of a piece.
 pub const STRONG_WEIGHT: i32 = 4;
 
-/// The static evaluations a [`Searcher`] can use.
+/// The static evaluations a [`super::Searcher`] can use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalKind {
     /// [`evaluate`]: material, strong points, the lead bonus of small endgames.

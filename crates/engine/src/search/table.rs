@@ -40,7 +40,7 @@ pub(super) fn unpack(v: u32) -> Option<Step> {
 /// result replaces the entry of its bucket worth less (shallower; an earlier search's counts
 /// [`OLD_ENTRY_PENALTY`] turns shallower): the many shallow results of the capture quiescence then take turns
 /// in one entry and no longer push the main search's deep ones out. Shared by the threads of a parallel search
-/// ([`Searcher::threads`]) without locks: an entry is two atomic words, the key XOR the data and the data, so an
+/// ([`super::Searcher::threads`]) without locks: an entry is two atomic words, the key XOR the data and the data, so an
 /// entry torn by two writers no longer matches its key and reads as empty.
 pub(super) struct Table {
     pub(super) buckets: Vec<Bucket>,
