@@ -1375,7 +1375,9 @@ impl Searcher {
     /// countermove, and gains history (the steps tried before it lose some, with `hmalus` or `conthist`); a
     /// capture gains capture history (`caphist`).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    // Always inline, as when it was part of the node's body: out of line, the search ran about 0.35% more
+    // instructions (the compiler keeps it apart for its size, though the node has only this one call).
+    #[inline(always)]
     fn learn_cut(
         &mut self,
         step: Step,
@@ -1638,7 +1640,10 @@ impl Searcher {
         best
     }
 
+    /// The ordering keys of `list`'s steps at a node of the main search, best first once picked.
     #[allow(clippy::too_many_arguments)]
+    // Always inline into its one caller, as the compiler did before `negamax` was split (it now keeps it apart).
+    #[inline(always)]
     fn order<'k>(
         &self,
         buf: &'k mut KeyBuffer,
