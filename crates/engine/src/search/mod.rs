@@ -5,25 +5,34 @@
 //! middle. Scores are from the side to move's point of view; a step that keeps the same side to move (a relay)
 //! does not negate.
 
-use crate::geometry::Direction;
-use crate::position::{MAX_STEPS, Position, Step, StepKind, StepList};
+mod eval;
+mod ordering;
+mod parameters;
+mod table;
+
+pub use eval::{EvalKind, MOBILITY_WEIGHT, STRONG_WEIGHT, evaluate, full_evaluate, plain_evaluate};
+pub use parameters::{MAX_THREADS, SearchParams, SearcherOption};
+
+use crate::position::{Position, Step, StepKind, StepList};
 use crate::rules::{DrawRule, Side};
 use crate::turns::Turn;
+use eval::centrality;
+use ordering::{
+    CONT_SIZE, HISTORY_MAX, KeyBuffer, cap_slot, capture_key, cont_index, gravity, key_buffer, keys_for, pick,
+    several_captures,
+};
+use parameters::CORR_MAX_WEIGHT;
+use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use table::{EXACT, LOWER, PREFETCH, Table, UPPER, from_tt, to_tt, unpack};
 use web_time::Instant;
 
 // The scale is the score module's, shared with the endgame tables; the search's users find it here too.
 pub use crate::score::{Oracle, PIECE, Score, WIN, WIN_BOUND};
 const INF: i32 = WIN + 1;
 const MAX_PLY: usize = 512;
-/// Default penalty per piece the opponent threatens at a quiet leaf. Measured at 60 ms a turn, 40 games each:
-/// 80 scored 70% against none from purely random openings, and 48.8% (+13 =13 -14) from sound random openings;
-/// kept because it never measured worse, but not proven better.
-const THREAT_WEIGHT: i32 = 80;
-/// Quiescence stops following forced captures after this many turns and evaluates statically.
-const QS_MAX_TURNS: u32 = 6;
 
 /// How long to search, and how many lines to report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,216 +154,10 @@ impl PvLine {
     }
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    step: u32,
-    score: i16,
-    depth: i8,
-    bound: u8,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
-fn pack(s: Step) -> u32 {
-    s.from as u32 | (s.to as u32) << 8 | (s.dir as u32) << 16 | (s.kind as u32) << 24 | 1 << 31
-}
-
-fn unpack(v: u32) -> Option<Step> {
-    if v == 0 {
-        return None;
-    }
-    let kind = match (v >> 24) & 0x7f {
-        0 => StepKind::Paika,
-        1 => StepKind::Approach,
-        2 => StepKind::Withdrawal,
-        _ => StepKind::Stop,
-    };
-    Some(Step { from: v as u8, to: (v >> 8) as u8, dir: Direction::from_index((v >> 16) as u8), kind })
-}
-
-/// The transposition table: buckets of two entries in one cache line, so a probe costs one memory access. A new
-/// result replaces the entry of its bucket worth less (shallower; an earlier search's counts
-/// [`OLD_ENTRY_PENALTY`] turns shallower): the many shallow results of the capture quiescence then take turns
-/// in one entry and no longer push the main search's deep ones out. Shared by the threads of a parallel search
-/// ([`Searcher::threads`]) without locks: an entry is two atomic words, the key XOR the data and the data, so an
-/// entry torn by two writers no longer matches its key and reads as empty.
-struct Table {
-    buckets: Vec<Bucket>,
-    mask: usize,
-    /// Counts searches (wrapping, in the six high bits of an entry's bound byte): an entry of an earlier search
-    /// counts [`OLD_ENTRY_PENALTY`] turns shallower when a bucket's entry is chosen for replacement.
-    generation: std::sync::atomic::AtomicU8,
-    /// Experimental (option `tt-single`): one entry a bucket, as before the buckets, for strength tests.
-    single: AtomicBool,
-}
-
-/// Two entries of the table, aligned to stay within one cache line.
-#[repr(align(32))]
-struct Bucket([[AtomicU64; 2]; 2]);
-
-/// Depth an entry of an earlier search loses when the table chooses which entry of a bucket to replace.
-const OLD_ENTRY_PENALTY: i32 = 4;
-
-/// Bits of an entry's last byte that hold the bound; the rest hold the generation.
-const BOUND_BITS: u8 = 0b11;
-
-impl Entry {
-    fn to_bits(self) -> u64 {
-        self.step as u64
-            | (self.score as u16 as u64) << 32
-            | (self.depth as u8 as u64) << 48
-            | (self.bound as u64) << 56
-    }
-
-    fn from_bits(key: u64, d: u64) -> Entry {
-        Entry {
-            key,
-            step: d as u32,
-            score: (d >> 32) as u16 as i16,
-            depth: (d >> 48) as u8 as i8,
-            bound: (d >> 56) as u8,
-        }
-    }
-}
-
-impl Table {
-    fn new(megabytes: usize) -> Table {
-        // 0 MB: a single bucket (a cheap stand-in table).
-        let want = ((megabytes << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let n = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        let mut buckets = Vec::with_capacity(n);
-        advise_huge_pages(buckets.as_ptr(), n);
-        // Written after the advice: the first touch of each page is what decides its size.
-        buckets.extend((0..n).map(|_| Bucket(Default::default())));
-        Table { buckets, mask: n - 1, generation: std::sync::atomic::AtomicU8::new(0), single: AtomicBool::new(false) }
-    }
-
-    /// Starts a new search: entries of earlier ones become replaceable.
-    fn next_generation(&self) {
-        self.generation.fetch_add(1 << 2, Ordering::Relaxed);
-    }
-
-    #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[key as usize & self.mask]
-    }
-
-    #[inline]
-    fn load(slot: &[AtomicU64; 2]) -> Entry {
-        let (k, d) = (slot[0].load(Ordering::Relaxed), slot[1].load(Ordering::Relaxed));
-        Entry::from_bits(k ^ d, d)
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        b.0.iter()
-            .map(Table::load)
-            .find(|e| e.key == key && e.bound & BOUND_BITS != 0)
-            .map(|e| Entry { bound: e.bound & BOUND_BITS, ..e })
-    }
-
-    #[inline]
-    fn store(&self, key: u64, step: Option<Step>, score: i32, depth: i32, bound: u8) {
-        let b = self.bucket(key);
-        let generation = self.generation.load(Ordering::Relaxed);
-        let (e0, e1) = (Table::load(&b.0[0]), Table::load(&b.0[1]));
-        let depth = depth.clamp(-128, 127) as i8;
-        if self.single.load(Ordering::Relaxed) {
-            // The earlier policy: one entry a key (the next bit of the key picks the half of the bucket, so the
-            // table holds as many entries as before), kept only when it is exact and much deeper.
-            let half = (key >> self.mask.count_ones()) as usize & 1;
-            let old = [e0, e1][half];
-            if old.key != key && old.depth > depth.saturating_add(2) && old.bound & BOUND_BITS == EXACT {
-                return;
-            }
-            let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
-            let d = Entry { key, step, score: score as i16, depth, bound }.to_bits();
-            b.0[half][0].store(key ^ d, Ordering::Relaxed);
-            b.0[half][1].store(d, Ordering::Relaxed);
-            return;
-        }
-        // The same position again, wherever it is; else the entry worth less: empty, or shallower, an earlier
-        // search's counting a few turns less (still useful: the game goes on along its line).
-        let worth = |e: &Entry| {
-            if e.bound & BOUND_BITS == 0 {
-                i32::MIN
-            } else {
-                i32::from(e.depth) - if e.bound & !BOUND_BITS != generation { OLD_ENTRY_PENALTY } else { 0 }
-            }
-        };
-        let (slot, old) = if e0.key == key && e0.bound != 0 {
-            (&b.0[0], e0)
-        } else if e1.key == key && e1.bound != 0 {
-            (&b.0[1], e1)
-        } else if worth(&e0) <= worth(&e1) {
-            (&b.0[0], e0)
-        } else {
-            (&b.0[1], e1)
-        };
-        let step = step.map(pack).unwrap_or(if old.key == key { old.step } else { 0 });
-        let d = Entry { key, step, score: score as i16, depth, bound: bound | generation }.to_bits();
-        slot[0].store(key ^ d, Ordering::Relaxed);
-        slot[1].store(d, Ordering::Relaxed);
-    }
-
-    fn clear(&self) {
-        for b in &self.buckets {
-            for slot in &b.0 {
-                slot[0].store(0, Ordering::Relaxed);
-                slot[1].store(0, Ordering::Relaxed);
-            }
-        }
-    }
-
-    /// Starts loading the bucket of `key` into the cache: the probe that follows a few hundred cycles later
-    /// then does not wait on memory, which is most of a node's cost with a large table.
-    #[inline(always)]
-    fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.buckets.as_ptr().wrapping_add(key as usize & self.mask);
-            // SAFETY: prefetching is a hint with no effect on memory safety, whatever the address.
-            unsafe { std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-}
-
-/// Whether [`Table::prefetch`] does anything here: where it does not, playing a step only to fetch its entry
-/// would cost time for nothing.
-const PREFETCH: bool = cfg!(target_arch = "x86_64");
-
-/// Asks Linux to back the (not yet touched) buffer at `start`, `n` buckets long, with 2 MB pages. Every probe of a
-/// large table lands on a random page: with 4 KB pages nearly each one also misses the TLB, and that page walk
-/// was a large part of a quiescence node's time. Only a hint: where the kernel keeps small pages (transparent
-/// huge pages off), nothing changes.
-fn advise_huge_pages(start: *const Bucket, n: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        // madvise wants a page-aligned start; the allocator's block starts just after its header. Huge pages
-        // only ever back whole aligned 2 MB spans, so advise those.
-        let begin = (start as usize).next_multiple_of(HUGE);
-        let end = (start as usize + n * std::mem::size_of::<Bucket>()) / HUGE * HUGE;
-        if end > begin {
-            // SAFETY: [begin, end) lies within the caller's own allocation (capacity ≥ n); madvise only changes
-            // how the kernel backs those pages, never their contents, and a failure is harmless.
-            unsafe {
-                libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, n);
-}
-
 /// The search engine. Keep one per player: its table and history make later searches faster.
 pub struct Searcher {
+    /// The search options ([`Searcher::configure`]): every tuning knob and evaluation term, with its default.
+    pub params: SearchParams,
     tt: Arc<Table>,
     /// Whether the table is used (off only to test the search against plain minimax).
     tt_enabled: bool,
@@ -370,14 +173,6 @@ pub struct Searcher {
     /// History of captures that caused a cut, by side and kind (approach, withdrawal), origin and destination:
     /// orders captures of the same size (option `caphist`).
     cap_history: Box<[[[i32; 64]; 64]; 4]>,
-    /// Experimental (option `caphist`): captures of equal size ordered by their history.
-    pub cap_hist: bool,
-    /// Experimental (option `hmalus`): a cut lowers the history of the quiet steps tried before it, and
-    /// history moves by gravity (a bonus shrinks as the entry nears its bound), as in Stockfish.
-    pub hist_malus: bool,
-    /// Experimental (option `hage=N`): each new search starts with the history shifted right by N bits, so
-    /// that what was learnt in an earlier phase of the game fades instead of saturating at its bound.
-    pub hist_age: u32,
     killers: Vec<[Option<Step>; 2]>,
     pv: Vec<Vec<Step>>,
     /// Turn-start hashes of the game so far and of the current search path (for repetition).
@@ -390,210 +185,34 @@ pub struct Searcher {
     deadline: Option<Instant>,
     aborted: bool,
     seldepth: u32,
-    /// Experimental: whether quiescence uses the static score as a floor where the side to move must capture.
-    pub qs_floor: bool,
-    /// How much worse than equal a draw by rule is for the side the search plays for (hundredths of a piece).
-    pub contempt: i32,
     pub(crate) root_side: Side,
-    /// Experimental: quiescence turn limit.
-    pub qs_max_turns: u32,
-    /// Experimental: whether quiescence nodes use the transposition table.
-    pub qs_table: bool,
-    /// Experimental (option `progress=N`, 0 off): leaf scores shrink towards a draw from N turns without a
-    /// capture on (`Searcher::progress_scale`).
-    pub progress_from: i32,
-    /// Whether the quiescence leaves the table alone within a relay (mid-turn positions: they seldom
-    /// transpose, and their probes, each a miss in memory, were much of its time; option `qs-relay-skip=0` turns
-    /// it off).
-    pub qs_relay_skip: bool,
-    /// Forced captures past the quiescence's horizon (option `qs-single=N`, 0 off): where its turns of captures
-    /// are spent and the side to move has a single capturing first step, that step is followed (up to N turns
-    /// more) instead of scored by its size, so that the forced answer it leads to is seen.
-    pub qs_single: u32,
-    /// Experimental: late-move reductions of quiet steps.
-    pub lmr: bool,
-    /// Experimental (option `lmr-log=N`): late-move reductions that grow with depth and the step's place in the
-    /// order, `ln(depth) · ln(place) · N / 100` turns (at most depth − 2), for quiet steps that are neither the
-    /// table's nor a killer; 0: off.
-    pub lmr_log: i32,
-    /// Experimental (option `threat2=N`): at a quiet leaf, N hundredths of a piece against the opponent's second
-    /// threat, disjoint from its largest ([`Position::double_threat`]).
-    pub threat2_weight: i32,
-    /// With `lmr-log`, how the reduction follows the node and the step (option `lmr-adj=N`, bits): 1, a turn
-    /// less in a node searched with an open window (on the principal variation); 2, a turn more for a step
-    /// that never caused a cut (history 0); 4, a turn more for a step whose ordering key is below 0 (with
-    /// `conthist`, whose histories say it failed more than it cut) and a turn less for one whose key is above half
-    /// the history's bound.
-    pub lmr_adjust: i32,
-    /// Experimental (option `threat-ext=T`): a quiet leaf where the opponent threatens to take T or more pieces
-    /// with one capture is searched one turn deeper (at most twice on a path), to see whether the threat can be
-    /// met, instead of being scored with the threat term; 0: off.
-    pub threat_ext: i32,
     /// Threat extensions on the path to the node at each step ply.
     exts: Vec<u8>,
-    /// Penalty per piece the opponent threatens to take at a quiet leaf (0: off).
-    pub threat_weight: i32,
-    /// Which static evaluation scores the leaves.
-    pub eval: EvalKind,
-    /// Weight of [`Position::mobility`] in the full evaluation (hundredths of a piece per paika step).
-    pub mobility_weight: i32,
-    /// Penalty per piece of the side to move that the opponent could take ([`Position::exposed`]) at a quiet leaf.
-    pub exposed_weight: i32,
-    /// Weight of a piece on a strong point in the full evaluation beyond [`evaluate`]'s own (experimental:
-    /// option `strong=N` sets the whole weight to N).
-    pub strong_extra: i32,
-    /// Extra mobility weight as the board empties (experimental, option `mobend=N`): up to N more hundredths of a
-    /// piece per paika step, in proportion to the pieces captured so far.
-    pub mobility_endgame: i32,
-    /// Experimental trade-down term (options `lead=W`, `lead-from=T`): with at most T pieces on the board, W
-    /// hundredths of a piece per piece of material lead for every piece fewer than T, on top of [`evaluate`]'s.
-    pub lead_weight: i32,
-    /// The piece count from which [`Searcher::lead_weight`] counts.
-    pub lead_from: i32,
-    /// Experimental (option `immobile=N`): N hundredths of a piece against each piece of the side to move that
-    /// cannot step anywhere, and for each such piece of the opponent ([`Position::immobile`]).
-    pub immobile_weight: i32,
-    /// `centre`: hundredths of a piece per step of centrality (up to 2 across the files, 2 across the ranks) of
-    /// each own piece, less the opponent's.
-    pub centre_weight: i32,
-    /// `lmp`: late-move pruning. At a quiet turn start of depth 1 or 2 searched with a null window, paika steps
-    /// after the first `lmp × depth` tried are not searched (0: off).
-    pub late_moves: i32,
-    /// The deepest turn start where late-move pruning applies (option `lmp-depth=N`, default 2).
-    pub late_move_depth: i32,
-    /// `delta`: delta pruning in the quiescence, with this margin in hundredths of a piece (0: off).
-    pub delta_margin: i32,
-    /// Whether a search stopped by its time or node budget answers with the best root turn of its unfinished
-    /// iteration (and so keeps iterating until the budget is spent).
-    pub use_partial: bool,
-    /// With [`Searcher::use_partial`]: whether an iteration cut while it searches again, with a wider window,
-    /// a root turn that failed high answers that turn (on by default; `keep-fh=0` answers as before, with the
-    /// last completed iteration's turn).
-    keep_fail_high: bool,
-    /// Where quiescence stops at a position whose side to move must capture, the static score gains this much
-    /// per piece of the largest single capture available (0: the static score alone).
-    pub capture_gain: i32,
-    /// `threat-relay`: the threat term counts the opponent's whole turn, the relay after its first capture
-    /// included ([`Position::threat_relay`]), instead of the first capture alone.
-    pub threat_relay: bool,
-    /// `capgain-relay`: the capture gain at the quiescence's horizon counts the whole turn, relay included
-    /// ([`Position::best_capture_relay`]), instead of the first capture alone.
-    pub capgain_relay: bool,
-    /// Whether quiet steps that refuted a sibling (killers) are tried early.
-    pub use_killers: bool,
     /// Root turns a multi-PV search leaves out (the lines already found at this depth).
     excluded: Vec<Turn>,
     /// The steps of the root turn played so far on the current path, while `excluded` is not empty.
     root_prefix: Vec<Step>,
-    /// Master opens with the opening book's turns ([`crate::book`]).
-    use_book: bool,
-    /// The weights of `eval=tuned` (option `tuned=w0:w1:…`; default [`crate::tuned::TUNED_WEIGHTS`]).
-    tuned_weights: [i32; crate::tuned::FEATURES],
-    /// The book it opens from when not the built-in one (option `bookfile=PATH`, for testing a new book).
-    book: Option<Arc<crate::book::OpeningBook>>,
-    /// Null-move pruning: in a quiet position (no capture for the side to move, enough pieces on both sides)
-    /// whose static score is at least beta, a pass searched `null_reduction` turns shallower that still fails
-    /// high ends the node.
-    pub null_move: bool,
-    /// Extra turns of reduction of the null-move search (beyond the pass itself).
-    pub null_reduction: i32,
-    /// Futility margin per turn of depth at depth 1 and 2 in quiet positions (0: off): a position whose static
-    /// score is below alpha by more than the margin is not searched further.
-    pub futility: i32,
-    /// Reverse futility margin per turn of depth (0: off): at a null-window turn start of depth up to
-    /// `rfp_depth` where the side to move has no capture, a score that stays at or above beta by the margin
-    /// times the depth ends the node (the beta side of `futility`, below the depths null moves serve).
-    pub rfp: i32,
-    /// The greatest depth reverse futility prunes at.
-    pub rfp_depth: i32,
-    /// Whether reverse futility asks the quiet leaf's whole score (threat and network included) instead of the
-    /// hand-made terms alone.
-    pub rfp_quiet: bool,
-    /// ProbCut margin (0: off): at a null-window turn start of depth `PROBCUT_DEPTH` or more, a search of the
-    /// node `PROBCUT_REDUCTION` turns shallower that holds beta plus the margin ends the node. Unlike null moves
-    /// it also serves turn starts that must capture, where the exchanges of the opening are.
-    pub probcut: i32,
     /// Whether the node at each step ply is inside its own ProbCut search (no second one nested in it).
     pc_at: Vec<bool>,
-    /// Whether a turn start with a single legal step is searched one turn deeper (the analogue of a check
-    /// extension: a forced reply costs no depth).
-    pub single_reply: bool,
-    /// `iir`: internal iterative reduction. A turn start of depth 4 or more that the table knows nothing about
-    /// (no step to try first) is searched a turn shallower: its ordering is poor, and what it stores orders the
-    /// next iteration's search of it.
-    pub iir: bool,
     /// Whether the node at each step ply was reached by a pass (no two passes in a row).
     null_at: Vec<bool>,
-    /// Experimental (option `space=N`): N hundredths of a piece per empty point the side to move's pieces can
-    /// step to, less those the opponent's can (mobility counts steps; this counts the points they reach).
-    pub space_weight: i32,
-    /// Hundredths of a piece per piece on the board, for the side the search plays for (option `keep`): a
-    /// stronger player keeps the game complicated, trading down into a drawn ending only when it gains.
-    pub keep_weight: i32,
-    /// Half-width of the first aspiration window around the previous iteration's score (option `asp=N`).
-    pub aspiration: i32,
-    /// Experimental (option `cmove`): a paika step that refuted the opponent's last step is tried after the
-    /// killers wherever that step is played again (the countermove heuristic).
-    pub use_countermoves: bool,
-    /// Option `relay-order=N` (full strength and Master: 2): captures are ordered by what the whole turn can take
-    /// with them, the best relay after each included, instead of by the step's own run: 1 in the main search, 2
-    /// in the quiescence too (0: by the run, the searcher's default, which the levels below Master keep).
-    pub relay_order: i32,
-    /// Option `swindle=N` (0: off): in a position the oracle knows to be drawn, play the drawing turn that leaves
-    /// the opponent the most replies that lose, a reply that loses in n turns counting fully from n = N on and
-    /// less below (a short loss is one the opponent's search sees). The search alone picks any drawing turn,
-    /// since they all score 0, and a fallible opponent is then seldom given the chance to go wrong.
-    pub swindle: i32,
-    /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
-    /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
-    pub tb_contempt: bool,
-    /// Option `se=N` (0: off): singular extensions. At a turn start of depth ≥ [`Searcher::se_depth`] whose
-    /// table step holds a lower bound from nearly as deep, the other first steps are searched at half the depth
-    /// against the table's score less N hundredths of a piece per turn of depth; if none comes near it, the
-    /// table's step is the only good one and is searched a turn deeper (and if one beats beta even so, the node
-    /// cuts).
-    pub singular: i32,
-    /// Option `se-depth=N`: the least depth of a turn start that the singular test looks at.
-    pub se_depth: i32,
-    /// Option `se-neg`: when the singular test finds another first step as good but not beta, and the table's
-    /// score beats beta, the table's step is searched a turn shallower (it is likely to cut, and others can too).
-    pub se_neg: bool,
-    /// The first step that the singular test at each ply leaves out ([`Searcher::singular`]).
+    /// The first step that the singular test at each ply leaves out ([`SearchParams::singular`]).
     se_excluded: Vec<Option<Step>>,
     /// The depth of the current iteration: extensions stop at twice that many turns from the root.
     iter_depth: i32,
-    /// Option `net` (the committed network) or `netfile=PATH`: a small network's correction added to the score of
-    /// every quiet leaf ([`crate::eval_net`]).
-    net: Option<Arc<crate::eval_net::Net>>,
     /// The refutation of each step, by the side that played it, its origin and its destination
-    /// ([`Searcher::use_countermoves`]).
+    /// ([`SearchParams::use_countermoves`]).
     countermoves: Box<[[[Option<Step>; 64]; 64]; 2]>,
     /// The step played from the node at each step ply on the current path.
     played: Vec<Option<Step>>,
-    /// Experimental (option `conthist`, or `conthist=N`): paika steps are also ordered by a history kept for
-    /// each point the opponent's last step ended on (continuation history, as in Stockfish): what answers a step
-    /// there. With 2, also by one kept for each point the side's own last step ended on: what follows it up.
-    /// 0: off.
-    pub cont_hist: u8,
-    /// The continuation histories of [`Searcher::cont_hist`], the opponent's then the side's own, each by side,
+    /// The continuation histories of [`SearchParams::cont_hist`], the opponent's then the side's own, each by side,
     /// the earlier step's destination, and the step's origin and destination ([`cont_index`]); empty until the
     /// option is first used.
     cont_table: Vec<i32>,
     /// The step ply at which the turn of the node at each step ply started (for the side's own last step).
     turn_start: Vec<usize>,
-    /// Option `corr=N` (0: off): correction history, as in Stockfish. Where a quiet turn start's search ends
-    /// with a score the quiet leaf's evaluation missed, the error is learnt in tables keyed by the side to move's
-    /// pieces and by the opponent's; N percent of what they hold for a quiet leaf is added to its score.
-    pub corr: i32,
-    /// The tables of [`Searcher::corr`] ([`corr_slots`]): empty until the option is first used.
+    /// The tables of [`SearchParams::corr`] ([`corr_slots`]): empty until the option is first used.
     corr_table: Vec<i32>,
-    /// Option `corr-depth=N`: the least depth of a search whose score correction history learns from.
-    pub corr_depth: i32,
-    /// Option `corr-rate=N`: how fast an entry follows the errors, an update of a search of depth d moving it
-    /// (d + 1) / N of the way (at most 16 / N).
-    pub corr_rate: i32,
-    /// Option `net-scale=P`: the network's correction counts P percent (100: as trained).
-    pub net_scale: i32,
 }
 
 /// `n.ln()` for the late-move reductions, from a table for the depths and step counts that occur (the logarithm
@@ -605,10 +224,6 @@ fn ln(n: usize) -> f32 {
     TABLE.get(n).copied().unwrap_or_else(|| (n as f32).ln())
 }
 
-/// Singular extensions ([`Searcher::singular`]) test turn starts of at least this depth, unless `se-depth` says
-/// otherwise (4 and 8 measured worse at 300,000 nodes a turn, STRENGTH.md).
-const SE_DEPTH: i32 = 6;
-
 /// Null-move pruning needs at least this many pieces of the side to move: with fewer, being forced to move
 /// (into a capture) decides endgames, and a pass is not a fair lower bound.
 const NULL_MIN_PIECES: u32 = 5;
@@ -617,29 +232,9 @@ const PROBCUT_DEPTH: i32 = 5;
 /// How many turns shallower a ProbCut test searches.
 const PROBCUT_REDUCTION: i32 = 4;
 
-/// Weight of mobility in the full evaluation, hundredths of a piece per paika step more than the opponent
-/// (STRENGTH.md, 2026-11-25: 4 against none +75 Elo [+34, +118] at 60,000 nodes a turn and +80 [+38, +124] at
-/// 40 ms; 8 against 4 +16 [+4, +28]; 16 against 8 −17 [−44, +9]).
-pub const MOBILITY_WEIGHT: i32 = 8;
-
-/// Worth of a piece on a strong point in [`evaluate`], hundredths of a piece.
-pub const STRONG_WEIGHT: i32 = 4;
-
-/// The most threads a search uses ([`Searcher::threads`]).
-pub const MAX_THREADS: usize = 64;
-
-/// The static evaluations a [`Searcher`] can use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EvalKind {
-    /// [`evaluate`]: material, strong points, the lead bonus of small endgames.
-    #[default]
-    Full,
-    /// [`plain_evaluate`]: material and a piece-square table only (the baseline player).
-    Plain,
-    /// [`crate::tuned::tuned_evaluate`]: weights fitted to self-play results, threats included (so the separate
-    /// threat, exposure and mobility terms are off with it).
-    Tuned,
-}
+/// What the table holds for a node, as its stages read it: the score (at the node's distance from the root), the
+/// depth it was searched to and its bound.
+type TableBound = (i32, i32, u8);
 
 impl Default for Searcher {
     fn default() -> Self {
@@ -655,6 +250,7 @@ impl Searcher {
 
     fn with_table(tt: Table) -> Searcher {
         Searcher {
+            params: SearchParams::default(),
             tt: Arc::new(tt),
             tt_enabled: true,
             threads: 1,
@@ -662,9 +258,6 @@ impl Searcher {
             skip_odd: false,
             history: Box::new([[[0; 64]; 64]; 2]),
             cap_history: Box::new([[[0; 64]; 64]; 4]),
-            cap_hist: false,
-            hist_malus: false,
-            hist_age: 0,
             killers: vec![[None; 2]; MAX_PLY],
             pv: vec![Vec::new(); MAX_PLY + 1],
             path: Vec::new(),
@@ -676,78 +269,19 @@ impl Searcher {
             deadline: None,
             aborted: false,
             seldepth: 0,
-            qs_floor: true,
-            qs_max_turns: QS_MAX_TURNS,
-            contempt: 20,
             root_side: Side::White,
-            threat_weight: THREAT_WEIGHT,
-            lmr: false,
-            qs_table: true,
-            qs_relay_skip: true,
-            qs_single: 0,
-            progress_from: 0,
-            eval: EvalKind::Full,
-            use_killers: true,
-            capture_gain: 0,
-            threat_relay: false,
-            capgain_relay: false,
-            null_move: false,
-            null_reduction: 2,
-            futility: 0,
-            rfp: 0,
-            rfp_depth: 3,
-            rfp_quiet: false,
-            probcut: 0,
             pc_at: vec![false; MAX_PLY + 1],
             null_at: vec![false; MAX_PLY + 1],
-            space_weight: 0,
-            keep_weight: 0,
-            lmr_log: 0,
-            threat2_weight: 0,
-            lmr_adjust: 0,
-            threat_ext: 0,
             exts: vec![0; MAX_PLY + 1],
-            aspiration: 40,
-            use_countermoves: false,
-            relay_order: 0,
-            swindle: 0,
-            tb_contempt: false,
-            singular: 0,
-            se_depth: SE_DEPTH,
-            se_neg: false,
             se_excluded: vec![None; MAX_PLY + 1],
             iter_depth: 0,
-            net: None,
             countermoves: Box::new([[[None; 64]; 64]; 2]),
             played: vec![None; MAX_PLY + 1],
-            cont_hist: 0,
             cont_table: Vec::new(),
             turn_start: vec![0; MAX_PLY + 1],
-            corr: 0,
             corr_table: Vec::new(),
-            corr_depth: CORR_DEPTH,
-            corr_rate: CORR_RATE,
-            net_scale: 100,
-            single_reply: false,
-            iir: false,
-            use_partial: false,
-            keep_fail_high: true,
-            mobility_weight: MOBILITY_WEIGHT,
-            exposed_weight: 0,
-            strong_extra: 0,
-            mobility_endgame: 0,
-            lead_weight: 0,
-            lead_from: 24,
-            immobile_weight: 0,
-            centre_weight: 0,
-            late_moves: 0,
-            late_move_depth: 2,
-            delta_margin: 0,
             excluded: Vec::new(),
             root_prefix: Vec::new(),
-            use_book: true,
-            tuned_weights: crate::tuned::TUNED_WEIGHTS,
-            book: None,
         }
     }
 
@@ -760,253 +294,32 @@ impl Searcher {
         s
     }
 
-    /// Changes search options from a comma-separated list, applied in order: `max` (full-strength defaults),
-    /// `baseline` (the plain reference player), `noqs` (no quiescence), `tb`/`notb` (the shared 9 × 5 tablebase
-    /// as oracle: the largest cached table, else 4 pieces built at first use), `lmr`/`nolmr`, `nokillers`, and
-    /// `nmp` (null-move pruning), `ext1` (single-reply extension), `book`/`nobook` (Master's opening book),
-    /// `bookfile=PATH` (open from that book file instead of the built-in one), `tuned=w0:w1:…` (`eval=tuned` with
-    /// these weights, see [`crate::tuned::FEATURE_NAMES`]), and
-    /// `name=value` for `qs-turns`, `threat`, `capgain`, `threat-relay`, `capgain-relay`, `relay-terms` (both),
-    /// `spend` (use the whole time budget), `keep-fh` (with `spend`, on unless `keep-fh=0`: a cut search answers a root turn that failed high), `mob`, `mobend`, `exposed`, `strong`, `lead`, `lead-from`, `immobile`,
-    /// `centre`, `lmp` (late-move pruning), `delta` (delta pruning margin), `contempt`, `qs-floor`, `qs-table`,
-    /// `lmr`, `killers`, `nmp`, `nmp-r` (null-move reduction), `fut` (futility margin), `rfp`
-    /// (reverse futility margin), `rfp-depth`, `rfp-quiet`, `pc` (ProbCut margin), `qs-single`, `ext1`, `iir` (internal
-    /// iterative reduction), `caphist` (capture history among captures of one size), `hmalus` (history gravity
-    /// and malus), `hage` (history aged at each search), `corr` (correction history), `corr-depth`, `corr-rate`, `threads` (Lazy SMP), `cmove` (countermoves), `conthist` (continuation history), `space`, `keep` (pieces kept on the board), `asp`
-    /// (aspiration width), `lmr-log` (scaled late-move reductions), `lmr-adj` (their adjustments), `threat-ext`
-    /// (threat extension), `threat2`, `lmp-depth`, `swindle` (see [`Searcher::swindle`]), `tb-contempt`, `se` (singular extensions), `se-depth`, `se-neg`, `net`, `netfile=PATH`, `net-scale` (the network's weight, in percent) and `eval` (`full`, `plain` or `tuned`). Used by the SPRT tool,
-    /// the tuner and the protocol.
+    /// Changes search options from a comma-separated list, applied in order (see [`SearchParams::apply`] for the
+    /// names): the options of the searcher itself (`tb`/`notb`, `tt-single`, `threads`) change it, the others its
+    /// [`Searcher::params`]. An unknown name or a bad value is an error, and the options before it stay applied.
     pub fn configure(&mut self, spec: &str) -> Result<(), String> {
-        for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-            let (name, value) = item.split_once('=').map_or((item, None), |(n, v)| (n.trim(), Some(v.trim())));
-            let number = || -> Result<i32, String> {
-                value
-                    .ok_or_else(|| format!("option {name:?} needs a value ({name}=N)"))?
-                    .parse::<i32>()
-                    .map_err(|_| format!("option {name:?}: {:?} is not a whole number", value.unwrap_or("")))
-            };
-            let flag = || -> Result<bool, String> { Ok(value.is_none() || number()? != 0) };
-            match name {
-                "max" => {
-                    let fresh = Searcher::placeholder();
-                    self.qs_floor = fresh.qs_floor;
-                    self.qs_max_turns = fresh.qs_max_turns;
-                    self.qs_table = fresh.qs_table;
-                    self.qs_relay_skip = fresh.qs_relay_skip;
-                    self.qs_single = fresh.qs_single;
-                    self.progress_from = fresh.progress_from;
-                    self.lmr = fresh.lmr;
-                    self.threat_weight = fresh.threat_weight;
-                    self.contempt = fresh.contempt;
-                    self.eval = fresh.eval;
-                    self.use_killers = fresh.use_killers;
-                    self.capture_gain = fresh.capture_gain;
-                    self.threat_relay = fresh.threat_relay;
-                    self.capgain_relay = fresh.capgain_relay;
-                    self.use_partial = fresh.use_partial;
-                    self.keep_fail_high = fresh.keep_fail_high;
-                    self.mobility_weight = fresh.mobility_weight;
-                    self.exposed_weight = fresh.exposed_weight;
-                    self.strong_extra = fresh.strong_extra;
-                    self.mobility_endgame = fresh.mobility_endgame;
-                    self.lead_weight = fresh.lead_weight;
-                    self.lead_from = fresh.lead_from;
-                    self.immobile_weight = fresh.immobile_weight;
-                    self.centre_weight = fresh.centre_weight;
-                    self.late_moves = fresh.late_moves;
-                    self.late_move_depth = fresh.late_move_depth;
-                    self.delta_margin = fresh.delta_margin;
-                    self.null_move = fresh.null_move;
-                    self.null_reduction = fresh.null_reduction;
-                    self.futility = fresh.futility;
-                    self.rfp = fresh.rfp;
-                    self.rfp_depth = fresh.rfp_depth;
-                    self.rfp_quiet = fresh.rfp_quiet;
-                    self.probcut = fresh.probcut;
-                    self.single_reply = fresh.single_reply;
-                    self.iir = fresh.iir;
-                    self.cap_hist = fresh.cap_hist;
-                    self.hist_malus = fresh.hist_malus;
-                    self.hist_age = fresh.hist_age;
-                    self.use_book = fresh.use_book;
-                    self.book = None;
-                    self.tuned_weights = fresh.tuned_weights;
-                    self.space_weight = fresh.space_weight;
-                    self.keep_weight = fresh.keep_weight;
-                    self.lmr_log = fresh.lmr_log;
-                    self.threat2_weight = fresh.threat2_weight;
-                    self.lmr_adjust = fresh.lmr_adjust;
-                    self.threat_ext = fresh.threat_ext;
-                    self.aspiration = fresh.aspiration;
-                    self.use_countermoves = fresh.use_countermoves;
-                    self.cont_hist = fresh.cont_hist;
-                    self.relay_order = fresh.relay_order;
-                    self.swindle = fresh.swindle;
-                    self.tb_contempt = fresh.tb_contempt;
-                    self.singular = fresh.singular;
-                    self.se_depth = fresh.se_depth;
-                    self.se_neg = fresh.se_neg;
-                    self.net = fresh.net;
-                    self.corr = fresh.corr;
-                    self.corr_depth = fresh.corr_depth;
-                    self.corr_rate = fresh.corr_rate;
-                    self.net_scale = fresh.net_scale;
-                }
-                "baseline" => {
-                    self.configure("max")?;
-                    self.qs_max_turns = 0;
-                    self.threat_weight = 0;
-                    self.eval = EvalKind::Plain;
-                    self.use_killers = false;
-                    self.lmr = false;
-                    self.null_move = false;
-                    self.futility = 0;
-                    self.rfp = 0;
-                    self.probcut = 0;
-                    self.qs_single = 0;
-                    self.single_reply = false;
-                    self.iir = false;
-                    self.use_book = false;
-                }
-                "noqs" => self.qs_max_turns = 0,
-                "se" => self.singular = number()?.max(0),
-                "se-depth" => self.se_depth = number()?.max(2),
-                "se-neg" => self.se_neg = flag()?,
-                "tb" => {
-                    let dir = crate::tablebase::default_dir();
-                    self.oracle = Some(crate::tablebase::shared(crate::geometry::Variant::Tsivy, dir.as_deref()));
-                }
-                "notb" => self.oracle = None,
-                "book" => self.use_book = flag()?,
-                "nobook" => self.use_book = false,
-                "tuned" => {
-                    let text = value.ok_or("option \"tuned\" needs weights (tuned=w0:w1:…)")?;
-                    let weights: Vec<i32> = text
-                        .split(':')
-                        .map(|w| w.trim().parse().map_err(|_| format!("option \"tuned\": {w:?} is not a whole number")))
-                        .collect::<Result<_, _>>()?;
-                    // The piece-square classes came after the first twelve weights: a shorter list leaves them 0.
-                    let n = crate::tuned::FEATURES;
-                    if weights.len() < n - crate::tuned::PST_CLASSES || weights.len() > n {
-                        return Err(format!(
-                            "option \"tuned\" has {} weights, not {} (or {} without the piece-square classes)",
-                            weights.len(),
-                            n,
-                            n - crate::tuned::PST_CLASSES
-                        ));
-                    }
-                    self.tuned_weights = [0; crate::tuned::FEATURES];
-                    self.tuned_weights[..weights.len()].copy_from_slice(&weights);
-                    self.threat_weight = 0;
-                    self.exposed_weight = 0;
-                    self.mobility_weight = 0;
-                    self.eval = EvalKind::Tuned;
-                }
-                "bookfile" => {
-                    let path = value.ok_or("option \"bookfile\" needs a file (bookfile=PATH)")?;
-                    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book {path}: {e}"))?;
-                    let book = crate::book::OpeningBook::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-                    self.book = Some(Arc::new(book));
-                    self.use_book = true;
-                }
-                "qs-turns" => self.qs_max_turns = number()?.max(0) as u32,
-                "threat" => self.threat_weight = number()?,
-                "capgain" => self.capture_gain = number()?,
-                "threat-relay" => self.threat_relay = flag()?,
-                "capgain-relay" => self.capgain_relay = flag()?,
-                "relay-terms" => {
-                    self.threat_relay = flag()?;
-                    self.capgain_relay = self.threat_relay;
-                }
-                "spend" => self.use_partial = flag()?,
-                "keep-fh" => self.keep_fail_high = flag()?,
-                "mob" => self.mobility_weight = number()?,
-                "exposed" => self.exposed_weight = number()?,
-                "strong" => self.strong_extra = number()? - STRONG_WEIGHT,
-                "mobend" => self.mobility_endgame = number()?,
-                "lead" => self.lead_weight = number()?,
-                "lead-from" => self.lead_from = number()?,
-                "immobile" => self.immobile_weight = number()?,
-                "centre" => self.centre_weight = number()?,
-                "space" => self.space_weight = number()?,
-                "keep" => self.keep_weight = number()?,
-                "lmr-log" => self.lmr_log = number()?.max(0),
-                "threat2" => self.threat2_weight = number()?,
-                "lmr-adj" => self.lmr_adjust = number()?.max(0),
-                "threat-ext" => self.threat_ext = number()?.max(0),
-                "asp" => self.aspiration = number()?.max(1),
-                "cmove" => self.use_countermoves = flag()?,
-                "conthist" => self.cont_hist = if value.is_none() { 1 } else { number()?.clamp(0, 2) as u8 },
-                "relay-order" => self.relay_order = number()?.clamp(0, 2),
-                "swindle" => self.swindle = number()?.clamp(0, 100),
-                "tb-contempt" => self.tb_contempt = flag()?,
-                "net" => self.net = flag()?.then(|| crate::eval_net::Net::builtin().clone()),
-                "netfile" => {
-                    let path = value.ok_or("option \"netfile\" needs a file (netfile=PATH)")?;
-                    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read network {path}: {e}"))?;
-                    self.net = Some(Arc::new(crate::eval_net::Net::parse(&text).map_err(|e| format!("{path}: {e}"))?));
-                }
-                "net-scale" => self.net_scale = number()?.clamp(0, 400),
-                "lmp" => self.late_moves = number()?.max(0),
-                "lmp-depth" => self.late_move_depth = number()?.max(1),
-                "delta" => self.delta_margin = number()?.max(0),
-                "contempt" => self.contempt = number()?,
-                "qs-floor" => self.qs_floor = flag()?,
-                "qs-table" => self.qs_table = flag()?,
-                "qs-relay-skip" => self.qs_relay_skip = flag()?,
-                "qs-single" => self.qs_single = number()?.clamp(0, 8) as u32,
-                "progress" => self.progress_from = number()?.max(0),
-                "tt-single" => self.tt.single.store(flag()?, Ordering::Relaxed),
-                "lmr" => self.lmr = flag()?,
-                "nolmr" => self.lmr = false,
-                "killers" => self.use_killers = flag()?,
-                "nokillers" => self.use_killers = false,
-                "nmp" => self.null_move = flag()?,
-                "nmp-r" => self.null_reduction = number()?.clamp(0, 6),
-                "fut" => self.futility = number()?.max(0),
-                "rfp" => self.rfp = number()?.max(0),
-                "rfp-depth" => self.rfp_depth = number()?.clamp(1, 8),
-                "rfp-quiet" => self.rfp_quiet = flag()?,
-                "pc" => self.probcut = number()?.max(0),
-                "ext1" => self.single_reply = flag()?,
-                "iir" => self.iir = flag()?,
-                "caphist" => self.cap_hist = flag()?,
-                "hmalus" => self.hist_malus = flag()?,
-                "hage" => self.hist_age = number()?.clamp(0, 31) as u32,
-                "corr" => self.corr = number()?.clamp(0, 400),
-                "corr-depth" => self.corr_depth = number()?.clamp(1, 64),
-                "corr-rate" => self.corr_rate = number()?.clamp(CORR_MAX_WEIGHT, 4096),
-                "threads" => self.threads = number()?.clamp(1, MAX_THREADS as i32) as usize,
-                "eval" => {
-                    self.eval = match value {
-                        Some("full") => EvalKind::Full,
-                        Some("plain") => EvalKind::Plain,
-                        Some("tuned") => {
-                            self.threat_weight = 0;
-                            self.exposed_weight = 0;
-                            self.mobility_weight = 0;
-                            self.tuned_weights = crate::tuned::TUNED_WEIGHTS;
-                            EvalKind::Tuned
-                        }
-                        _ => return Err("option \"eval\" is eval=full, eval=plain or eval=tuned".to_string()),
-                    }
-                }
-                _ => return Err(format!("unknown search option {name:?}")),
+        let (tt, oracle, threads) = (&self.tt, &mut self.oracle, &mut self.threads);
+        self.params.apply(spec, |option| match option {
+            SearcherOption::Tablebase(true) => {
+                let dir = crate::tablebase::default_dir();
+                *oracle = Some(crate::tablebase::shared(crate::geometry::Variant::Tsivy, dir.as_deref()));
             }
-        }
-        Ok(())
+            SearcherOption::Tablebase(false) => *oracle = None,
+            SearcherOption::SingleSlot(on) => tt.single.store(on, Ordering::Relaxed),
+            SearcherOption::Threads(n) => *threads = n,
+        })
     }
 
     /// Whether Master plays the opening book's turns with this searcher (option `book`, on by default;
     /// `nobook` and `baseline` turn it off).
     pub fn uses_book(&self) -> bool {
-        self.use_book
+        self.params.use_book
     }
 
     /// The opening book this searcher plays from: None with `nobook`, else the file of `bookfile=PATH` or the
     /// built-in book.
     pub fn opening_book(&self) -> Option<&crate::book::OpeningBook> {
-        self.use_book.then(|| self.book.as_deref().unwrap_or_else(|| crate::book::OpeningBook::builtin()))
+        self.params.use_book.then(|| self.params.book.as_deref().unwrap_or_else(|| crate::book::OpeningBook::builtin()))
     }
 
     /// The score of a quiet leaf (a turn start where the side to move cannot capture) for the side to move: the
@@ -1014,13 +327,13 @@ impl Searcher {
     pub fn quiet_eval(&self, pos: &Position) -> i32 {
         let mut score = self.static_eval(pos);
         // A wide network's exposed pieces come from the same walk of the opponent's captures as the threat.
-        let wide = self.net.as_ref().is_some_and(|n| n.inputs() == crate::eval_net::WIDE_INPUTS);
+        let wide = self.params.net.as_ref().is_some_and(|n| n.inputs() == crate::eval_net::WIDE_INPUTS);
         let mut exposed = None;
-        if self.threat2_weight != 0 && !self.threat_relay {
+        if self.params.threat2_weight != 0 && !self.params.threat_relay {
             let (first, second) = pos.double_threat();
-            score -= self.threat_weight * first as i32 + self.threat2_weight * second as i32;
-        } else if self.threat_weight != 0 {
-            let threat = if self.threat_relay {
+            score -= self.params.threat_weight * first as i32 + self.params.threat2_weight * second as i32;
+        } else if self.params.threat_weight != 0 {
+            let threat = if self.params.threat_relay {
                 pos.threat_relay()
             } else if wide {
                 let (most, union) = pos.threat_and_exposed();
@@ -1029,19 +342,19 @@ impl Searcher {
             } else {
                 pos.threat()
             };
-            score -= self.threat_weight * threat as i32;
+            score -= self.params.threat_weight * threat as i32;
         }
-        if self.exposed_weight != 0 {
+        if self.params.exposed_weight != 0 {
             let union = *exposed.get_or_insert_with(|| pos.exposed_pieces());
-            score -= self.exposed_weight * union.count_ones() as i32;
+            score -= self.params.exposed_weight * union.count_ones() as i32;
         }
-        if let Some(net) = &self.net {
+        if let Some(net) = &self.params.net {
             let correction = match exposed {
                 Some(union) => net.evaluate_exposed(pos, union),
                 None => net.evaluate(pos),
             };
             // The default skips a division at every quiet leaf (the search's hottest evaluation).
-            score += if self.net_scale == 100 { correction } else { correction * self.net_scale / 100 };
+            score += if self.params.net_scale == 100 { correction } else { correction * self.params.net_scale / 100 };
         }
         score
     }
@@ -1049,48 +362,49 @@ impl Searcher {
     /// The static score of a turn-start position for the side to move, with this searcher's evaluation.
     #[inline]
     fn static_eval(&self, pos: &Position) -> i32 {
-        match self.eval {
+        match self.params.eval {
             EvalKind::Full => {
                 let mut score = evaluate(pos);
-                if self.mobility_weight != 0 {
-                    score += self.mobility_weight * pos.mobility();
+                if self.params.mobility_weight != 0 {
+                    score += self.params.mobility_weight * pos.mobility();
                 }
-                if self.mobility_endgame != 0 {
+                if self.params.mobility_endgame != 0 {
                     let start = 2 * pos.variant().start_pieces() as i32;
                     let gone = start - (pos.count(Side::White) + pos.count(Side::Black)) as i32;
-                    score += self.mobility_endgame * gone / start.max(1) * pos.mobility();
+                    score += self.params.mobility_endgame * gone / start.max(1) * pos.mobility();
                 }
-                if self.lead_weight != 0 {
+                if self.params.lead_weight != 0 {
                     let (own, opp) =
                         (pos.count(pos.side_to_move()) as i32, pos.count(pos.side_to_move().opponent()) as i32);
-                    score += (own - opp) * (self.lead_from - own - opp).max(0) * self.lead_weight;
+                    score += (own - opp) * (self.params.lead_from - own - opp).max(0) * self.params.lead_weight;
                 }
-                if self.centre_weight != 0 {
-                    let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
-                    score += self.centre_weight * (centrality(pos.variant(), own) - centrality(pos.variant(), opp));
-                }
-                if self.space_weight != 0 {
-                    score += self.space_weight * pos.space();
-                }
-                if self.keep_weight != 0 {
-                    let on_board = (pos.count(Side::White) + pos.count(Side::Black)) as i32;
-                    let keep = self.keep_weight * on_board;
-                    score += if pos.side_to_move() == self.root_side { keep } else { -keep };
-                }
-                if self.immobile_weight != 0 {
-                    let (own, opp) = pos.immobile();
-                    score += self.immobile_weight * (opp as i32 - own as i32);
-                }
-                if self.strong_extra != 0 {
-                    let strong = pos.geometry().strong;
+                if self.params.centre_weight != 0 {
                     let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
                     score +=
-                        self.strong_extra * ((own & strong).count_ones() as i32 - (opp & strong).count_ones() as i32);
+                        self.params.centre_weight * (centrality(pos.variant(), own) - centrality(pos.variant(), opp));
+                }
+                if self.params.space_weight != 0 {
+                    score += self.params.space_weight * pos.space();
+                }
+                if self.params.keep_weight != 0 {
+                    let on_board = (pos.count(Side::White) + pos.count(Side::Black)) as i32;
+                    let keep = self.params.keep_weight * on_board;
+                    score += if pos.side_to_move() == self.root_side { keep } else { -keep };
+                }
+                if self.params.immobile_weight != 0 {
+                    let (own, opp) = pos.immobile();
+                    score += self.params.immobile_weight * (opp as i32 - own as i32);
+                }
+                if self.params.strong_extra != 0 {
+                    let strong = pos.geometry().strong;
+                    let (own, opp) = (pos.pieces(pos.side_to_move()), pos.pieces(pos.side_to_move().opponent()));
+                    score += self.params.strong_extra
+                        * ((own & strong).count_ones() as i32 - (opp & strong).count_ones() as i32);
                 }
                 score
             }
             EvalKind::Plain => plain_evaluate(pos),
-            EvalKind::Tuned => crate::tuned::evaluate_with(&self.tuned_weights, pos),
+            EvalKind::Tuned => crate::tuned::evaluate_with(&self.params.tuned_weights, pos),
         }
     }
 
@@ -1169,11 +483,11 @@ impl Searcher {
     /// (its repetition brings the draw by rule nearer) and one that would repeat a position for the third time
     /// is left out. Ties go to the first turn in the order of [`Position::legal_turns`].
     pub fn swindle_turn(&self, pos: &Position, history: &[u64]) -> Option<Turn> {
-        let oracle = self.oracle.as_ref().filter(|_| self.swindle > 0)?;
+        let oracle = self.oracle.as_ref().filter(|_| self.params.swindle > 0)?;
         if pos.in_relay() || oracle.score(pos)? != 0 {
             return None;
         }
-        let full = f64::from(self.swindle.max(1));
+        let full = f64::from(self.params.swindle.max(1));
         let mut best: Option<(Turn, f64)> = None;
         for turn in pos.legal_turns() {
             let mut child = *pos;
@@ -1281,67 +595,7 @@ impl Searcher {
         self.tt_enabled = main.tt_enabled;
         self.oracle = main.oracle.clone();
         self.draw = main.draw;
-        self.qs_floor = main.qs_floor;
-        self.contempt = main.contempt;
-        self.qs_max_turns = main.qs_max_turns;
-        self.qs_table = main.qs_table;
-        self.qs_relay_skip = main.qs_relay_skip;
-        self.qs_single = main.qs_single;
-        self.progress_from = main.progress_from;
-        self.lmr = main.lmr;
-        self.threat_weight = main.threat_weight;
-        self.eval = main.eval;
-        self.mobility_weight = main.mobility_weight;
-        self.exposed_weight = main.exposed_weight;
-        self.strong_extra = main.strong_extra;
-        self.mobility_endgame = main.mobility_endgame;
-        self.lead_weight = main.lead_weight;
-        self.lead_from = main.lead_from;
-        self.immobile_weight = main.immobile_weight;
-        self.centre_weight = main.centre_weight;
-        self.late_moves = main.late_moves;
-        self.late_move_depth = main.late_move_depth;
-        self.delta_margin = main.delta_margin;
-        self.use_partial = main.use_partial;
-        self.capture_gain = main.capture_gain;
-        self.threat_relay = main.threat_relay;
-        self.capgain_relay = main.capgain_relay;
-        self.use_killers = main.use_killers;
-        self.use_book = main.use_book;
-        self.book = main.book.clone();
-        self.tuned_weights = main.tuned_weights;
-        self.null_move = main.null_move;
-        self.null_reduction = main.null_reduction;
-        self.futility = main.futility;
-        self.rfp = main.rfp;
-        self.rfp_depth = main.rfp_depth;
-        self.rfp_quiet = main.rfp_quiet;
-        self.probcut = main.probcut;
-        self.single_reply = main.single_reply;
-        self.iir = main.iir;
-        self.cap_hist = main.cap_hist;
-        self.hist_malus = main.hist_malus;
-        self.hist_age = main.hist_age;
-        self.space_weight = main.space_weight;
-        self.keep_weight = main.keep_weight;
-        self.lmr_log = main.lmr_log;
-        self.threat2_weight = main.threat2_weight;
-        self.lmr_adjust = main.lmr_adjust;
-        self.threat_ext = main.threat_ext;
-        self.aspiration = main.aspiration;
-        self.use_countermoves = main.use_countermoves;
-        self.cont_hist = main.cont_hist;
-        self.relay_order = main.relay_order;
-        self.swindle = main.swindle;
-        self.tb_contempt = main.tb_contempt;
-        self.singular = main.singular;
-        self.se_depth = main.se_depth;
-        self.se_neg = main.se_neg;
-        self.net = main.net.clone();
-        self.corr = main.corr;
-        self.corr_depth = main.corr_depth;
-        self.corr_rate = main.corr_rate;
-        self.net_scale = main.net_scale;
+        self.params = main.params.clone();
     }
 
     /// Runs iterations of `run` until it is done or `slice_end` passes (an unfinished iteration is dropped, but
@@ -1385,7 +639,7 @@ impl Searcher {
                 // The unfinished iteration searched its first root turns completely: a turn it found better than
                 // the last iteration's choice (the table's turn, searched first) is the better answer, and so is
                 // one that failed high on the aspiration window ([`Searcher::iterate`] keeps its line).
-                if run.done && self.use_partial && run.depth > 1 && line == 0 {
+                if run.done && self.params.use_partial && run.depth > 1 && line == 0 {
                     let pv = steps_to_turns(&run.pos, &self.pv[0]);
                     if let Some(first) = pv.first().filter(|t| run.pos.legal_turns().contains(t)) {
                         run.result.best = Some(first.clone());
@@ -1450,7 +704,9 @@ impl Searcher {
             let out_of_time = run.deadline.is_some_and(|d| {
                 let now = Instant::now();
                 now >= d
-                    || (!self.use_partial && run.limits.depth.is_none() && (now - run.start) * 3 > (d - run.start) * 2)
+                    || (!self.params.use_partial
+                        && run.limits.depth.is_none()
+                        && (now - run.start) * 3 > (d - run.start) * 2)
             });
             run.depth += 1 + u32::from(self.skip_odd && run.depth >= 2 && run.depth.is_multiple_of(2));
             run.done = forced || out_of_time || run.depth > run.max_depth;
@@ -1511,7 +767,7 @@ impl Searcher {
         let quiet = history.len() as u32;
         self.seldepth = 0;
         self.iter_depth = depth as i32;
-        let mut delta = self.aspiration;
+        let mut delta = self.params.aspiration;
         let (mut alpha, mut beta) = match prev {
             Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
             _ => (-INF, INF),
@@ -1524,7 +780,7 @@ impl Searcher {
         loop {
             let score = self.negamax(pos, depth as i32, alpha, beta, 0, 0, quiet);
             if self.aborted {
-                if self.keep_fail_high
+                if self.params.keep_fail_high
                     && self.pv[0].is_empty()
                     && let Some(line) = fail_high
                 {
@@ -1578,7 +834,7 @@ impl Searcher {
     fn oracle_score(&self, pos: &Position, tply: i32) -> Option<i32> {
         // The oracle counts from the position itself, as the table does.
         match self.oracle.as_ref()?.score(pos)? {
-            0 if self.tb_contempt => Some(self.draw_score(pos)),
+            0 if self.params.tb_contempt => Some(self.draw_score(pos)),
             s => Some(from_tt(s, tply)),
         }
     }
@@ -1587,7 +843,7 @@ impl Searcher {
     /// when it is not worse instead of settling for a repetition.
     #[inline]
     fn draw_score(&self, pos: &Position) -> i32 {
-        if pos.side_to_move() == self.root_side { -self.contempt } else { self.contempt }
+        if pos.side_to_move() == self.root_side { -self.params.contempt } else { self.params.contempt }
     }
 
     fn is_repetition(&self, hash: u64, quiet: u32) -> bool {
@@ -1622,10 +878,15 @@ impl Searcher {
     /// `progress=N`: all of it for N turns, then less and less until the no-capture limit, where the game is drawn
     /// (a lead that makes no progress is worth less, as the draw comes nearer). None: the whole score.
     fn progress_scale(&self, quiet: u32) -> Option<(i32, i32)> {
-        let (from, limit, q) = (self.progress_from, i32::from(self.draw.no_capture_turns), quiet as i32);
+        let (from, limit, q) = (self.params.progress_from, i32::from(self.draw.no_capture_turns), quiet as i32);
         (from > 0 && limit > from && q > from).then(|| ((limit - q).max(1), limit - from))
     }
 
+    /// Alpha-beta search (principal variation search) of `pos` to `depth` whole turns, within (`alpha`, `beta`),
+    /// `sply` steps and `tply` turns from the root, after `quiet` turns without a capture: the score from the side
+    /// to move's point of view. Each stage that can end the node early is a method of its own, in the order they
+    /// run: draws and the oracle, the horizon, the table, pruning before any step is tried, the singular test;
+    /// then the steps are searched in order and what was found is stored.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -1642,43 +903,17 @@ impl Searcher {
             return 0;
         }
         let relay = pos.in_relay();
-        if self.cont_hist >= 2 {
-            self.turn_start[sply] = if relay && sply > 0 { self.turn_start[sply - 1] } else { sply };
-        }
-        // The extension count and the played steps are kept only for the options that read them: every node
-        // pays for these writes otherwise.
-        let inherited = if self.threat_ext > 0 {
-            let e = if sply > 0 { self.exts[sply - 1] } else { 0 };
-            self.exts[sply] = e;
-            e
-        } else {
-            0
-        };
+        let inherited = self.enter_node(relay, sply);
         if !relay {
             if let Some(s) = self.turn_start_score(pos, tply, quiet) {
                 return s;
             }
-            if depth <= 0
-                && self.threat_ext > 0
-                && inherited < 2
-                && sply + 8 < MAX_PLY
-                && !pos.has_capture()
-                && pos.threat() >= self.threat_ext as u32
-            {
+            if depth <= 0 && self.threat_extends(pos, inherited, sply) {
                 self.exts[sply] = inherited + 1;
                 depth = 1;
             }
             if depth <= 0 {
-                if let Some((num, den)) = self.progress_scale(quiet) {
-                    // The leaf's score is scaled by num/den: search it with the window scaled the other way, so
-                    // that its bounds still mean what the parent's window asks.
-                    let widen = |x: i32| {
-                        if x.abs() >= WIN_BOUND { x } else { (x * den / num).clamp(-WIN_BOUND + 1, WIN_BOUND - 1) }
-                    };
-                    let s = self.quiesce(pos, widen(alpha), widen(beta), sply, tply, 0);
-                    return if s.abs() >= WIN_BOUND { s } else { s * num / den };
-                }
-                return self.quiesce(pos, alpha, beta, sply, tply, 0);
+                return self.horizon(pos, alpha, beta, sply, tply, quiet);
             }
         }
         if sply + 2 >= MAX_PLY {
@@ -1689,156 +924,49 @@ impl Searcher {
         // steps here but neither answer nor learn.
         let excluding = tply == 0 && !self.excluded.is_empty();
         // A singular test searches this node without one first step: the table may not answer or learn for it.
-        let se_skip = if self.singular > 0 { self.se_excluded[sply] } else { None };
-        let mut tt_step = None;
-        let mut tt_bound = None;
-        if let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) {
-            tt_step = unpack(e.step);
-            tt_bound = Some((from_tt(e.score as i32, tply), e.depth as i32, e.bound));
-            // Within the root turn the table orders steps but never answers: its answer carries no line, and
-            // the root's line must hold the whole first turn (a cut there would answer the relay's first steps
-            // as if the turn stopped, giving up the rest).
-            if tply > 0 && e.depth as i32 >= depth && se_skip.is_none() {
-                let s = from_tt(e.score as i32, tply);
-                match e.bound {
-                    EXACT => return s,
-                    LOWER if s >= beta => return s,
-                    UPPER if s <= alpha => return s,
-                    _ => {}
-                }
-            }
-        }
+        let se_skip = if self.params.singular > 0 { self.se_excluded[sply] } else { None };
+        let (tt_step, tt_bound) = match self.probe_table(key, depth, alpha, beta, tply, se_skip) {
+            ControlFlow::Break(s) => return s,
+            ControlFlow::Continue(hint) => hint,
+        };
         let side = pos.side_to_move();
         let quiet_node = !relay && sply > 0 && beta.abs() < WIN_BOUND && alpha.abs() < WIN_BOUND;
         if quiet_node
             && se_skip.is_none()
-            && (self.null_move || self.futility > 0 || self.rfp > 0)
-            && !pos.has_capture()
-            && pos.count_paika() > 0
+            && let Some(s) = self.prune_quiet(pos, key, depth, alpha, beta, sply, tply, quiet)
         {
-            let stand = self.static_eval(pos);
-            // A quiet position cannot gain material this turn: far below alpha at a shallow depth, it fails low.
-            if self.futility > 0 && depth <= 2 && stand + self.futility * depth <= alpha {
-                return stand;
-            }
-            let enough = pos.count(side) >= NULL_MIN_PIECES && pos.count(side.opponent()) >= NULL_MIN_PIECES;
-            // Far enough above beta at a shallow depth, the opponent's best answers within the depth are not
-            // expected to bring it back; few pieces leave room for zugzwang, as with null moves.
-            if self.rfp > 0 && depth <= self.rfp_depth && beta - alpha == 1 && enough {
-                let score = if self.rfp_quiet { self.quiet_eval(pos) } else { stand };
-                if score - self.rfp * depth >= beta {
-                    return score;
-                }
-            }
-            if self.null_move
-                && depth >= 3
-                && stand >= beta
-                && enough
-                && !self.null_at[sply]
-                && let Some(null) = pos.null_move()
-            {
-                self.path.push(key);
-                if self.use_countermoves || self.cont_hist > 0 {
-                    self.played[sply] = None;
-                }
-                self.null_at[sply + 1] = true;
-                let r = self.null_reduction + i32::from(depth >= 7);
-                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
-                self.null_at[sply + 1] = false;
-                self.path.pop();
-                if self.aborted {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s > WIN_BOUND { beta } else { s };
-                }
-            }
+            return s;
         }
-        // ProbCut: a search a few turns shallower that clears beta by a margin is taken as the deeper one's cut.
-        // The table may already say that it would not: a bound from about that depth under the raised beta.
-        if self.probcut > 0
-            && !relay
+        if !relay
             && sply > 0
-            && depth >= PROBCUT_DEPTH
-            && beta - alpha == 1
-            && beta.abs() < WIN_BOUND - self.probcut
             && se_skip.is_none()
-            && !self.pc_at[sply]
+            && let Some(s) = self.probcut(pos, depth, alpha, beta, sply, tply, quiet, tt_bound)
         {
-            let pbeta = beta + self.probcut;
-            let hopeless = tt_bound.is_some_and(|(s, d, b)| d >= depth - PROBCUT_REDUCTION && b != LOWER && s < pbeta);
-            if !hopeless {
-                self.pc_at[sply] = true;
-                let s = self.negamax(pos, depth - PROBCUT_REDUCTION, pbeta - 1, pbeta, sply, tply, quiet);
-                self.pc_at[sply] = false;
-                if self.aborted {
-                    return 0;
-                }
-                if s >= pbeta {
-                    return s;
-                }
-            }
+            return s;
         }
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
         if list.is_empty() {
             return -WIN + tply;
         }
-        let depth = depth + i32::from(self.single_reply && !relay && sply > 0 && list.len() == 1)
-            - i32::from(self.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
+        let depth = depth + i32::from(self.params.single_reply && !relay && sply > 0 && list.len() == 1)
+            - i32::from(self.params.iir && !relay && sply > 0 && depth >= 4 && tt_step.is_none());
         // The table's step and the turns the singular test adds to its depth (−1 with `se-neg`).
         let mut tt_extension = None;
-        if self.singular > 0
-            && !relay
+        if !relay
             && sply > 0
-            && depth >= self.se_depth
-            && tply < 2 * self.iter_depth
             && se_skip.is_none()
             && list.len() > 1
             && let Some(step) = tt_step
-            && let Some((tt_score, tt_depth, bound)) = tt_bound
-            && tt_depth >= depth - 3
-            && bound != UPPER
-            && tt_score.abs() < WIN_BOUND
+            && let Some(bound) = tt_bound
         {
-            let sbeta = tt_score - self.singular * depth;
-            self.se_excluded[sply] = Some(step);
-            let s = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, sply, tply, quiet);
-            self.se_excluded[sply] = None;
-            if self.aborted {
-                return 0;
-            }
-            if s < sbeta {
-                tt_extension = Some((step, 1));
-            } else if sbeta >= beta {
-                // Another first step reaches beta at half the depth, and so does the table's: a cut.
-                return sbeta;
-            } else if self.se_neg && tt_score >= beta {
-                tt_extension = Some((step, -1));
+            match self.singular_test(pos, step, bound, depth, beta, sply, tply, quiet) {
+                ControlFlow::Break(s) => return s,
+                ControlFlow::Continue(extension) => tt_extension = extension,
             }
         }
         let mut buf = key_buffer();
-        let counter = if self.use_countermoves && !relay && sply > 0 {
-            self.played[sply - 1]
-                .and_then(|p| self.countermoves[side.opponent().index()][p.from as usize][p.to as usize])
-        } else {
-            None
-        };
-        // The opponent's last step and the side's own, whose continuation histories order this turn's paika steps.
-        let cont = if self.cont_hist > 0 && !relay && sply > 0 {
-            let own = if self.cont_hist >= 2 {
-                let opponent_start = self.turn_start[sply - 1];
-                if opponent_start > 0 { self.played[opponent_start - 1] } else { None }
-            } else {
-                None
-            };
-            [self.played[sply - 1], own]
-        } else {
-            [None; 2]
-        };
-        if cont.iter().any(Option::is_some) && self.cont_table.is_empty() {
-            self.cont_table = vec![0; 2 * CONT_SIZE];
-        }
+        let (counter, cont) = self.ordering_context(relay, sply, side);
         let keys = self.order(&mut buf, pos, &list, tt_step, sply, side, counter, cont);
         if !relay {
             self.path.push(key);
@@ -1848,11 +976,12 @@ impl Searcher {
         let mut best_step = None;
         let mut searched = 0;
         // Late-move pruning applies where only paika steps are legal (a capture list has no paika steps).
-        let prune_after = if self.late_moves > 0 && quiet_node && depth <= self.late_move_depth && beta - alpha == 1 {
-            (self.late_moves * depth) as usize
-        } else {
-            usize::MAX
-        };
+        let prune_after =
+            if self.params.late_moves > 0 && quiet_node && depth <= self.params.late_move_depth && beta - alpha == 1 {
+                (self.params.late_moves * depth) as usize
+            } else {
+                usize::MAX
+            };
         // Whether the lookahead below already put step i in place (picking it again would scan the rest anew).
         let mut picked = false;
         for i in 0..list.len() {
@@ -1885,7 +1014,7 @@ impl Searcher {
                 after.play(next);
                 self.tt.prefetch(after.hash());
             }
-            if self.use_countermoves || self.cont_hist > 0 {
+            if self.params.use_countermoves || self.params.cont_hist > 0 {
                 self.played[sply] = Some(step);
             }
             let cq = if step.kind == StepKind::Paika {
@@ -1895,46 +1024,16 @@ impl Searcher {
             } else {
                 quiet
             };
-            let score = if !effect.turn_ended {
-                if searched == 0 {
-                    self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq)
-                } else {
-                    let s = self.negamax(&child, depth, alpha, alpha + 1, sply + 1, tply, cq);
-                    if s > alpha && s < beta { self.negamax(&child, depth, alpha, beta, sply + 1, tply, cq) } else { s }
-                }
-            } else if searched == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
-            } else {
-                // Late quiet steps are rarely best: look at them one turn shallower first, and again at full
-                // depth only if they turn out better than expected.
-                let late = depth >= 3 && i >= 3 && step.kind == StepKind::Paika && keys[i] < (1 << 21) - 1;
-                let reduce = if !late {
-                    0
-                } else if self.lmr_log > 0 {
-                    let mut r = (ln(depth as usize) * ln(i) * self.lmr_log as f32 / 100.0) as i32;
-                    if self.lmr_adjust & 1 != 0 && beta - alpha > 1 {
-                        r -= 1;
-                    }
-                    if self.lmr_adjust & 2 != 0 && keys[i] == 0 {
-                        r += 1;
-                    }
-                    if self.lmr_adjust & 4 != 0 {
-                        r += i32::from(keys[i] < 0) - i32::from(keys[i] > HISTORY_MAX / 2);
-                    }
-                    r.clamp(0, depth - 2)
-                } else {
-                    i32::from(self.lmr)
-                };
-                let mut s = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
-                if reduce > 0 && s > alpha && !self.aborted {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, cq);
-                }
-                if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, sply + 1, tply + 1, cq)
-                } else {
-                    s
-                }
-            };
+            // Late quiet steps are rarely best: they are looked at a little shallower first.
+            let late = effect.turn_ended
+                && searched > 0
+                && depth >= 3
+                && i >= 3
+                && step.kind == StepKind::Paika
+                && keys[i] < (1 << 21) - 1;
+            let reduce = if late { self.late_move_reduction(depth, i, keys[i], beta - alpha > 1) } else { 0 };
+            let score =
+                self.search_step(&child, effect.turn_ended, searched == 0, reduce, depth, alpha, beta, sply, tply, cq);
             searched += 1;
             if excluding && !effect.turn_ended {
                 self.root_prefix.pop();
@@ -1952,55 +1051,7 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(sply, step);
                     if alpha >= beta {
-                        let bonus = depth * depth;
-                        if step.kind == StepKind::Paika {
-                            let k = &mut self.killers[sply];
-                            if k[0] != Some(step) {
-                                k[1] = k[0];
-                                k[0] = Some(step);
-                            }
-                            if self.use_countermoves
-                                && !relay
-                                && sply > 0
-                                && let Some(p) = self.played[sply - 1]
-                            {
-                                self.countermoves[side.opponent().index()][p.from as usize][p.to as usize] = Some(step);
-                            }
-                            for (which, p) in cont.iter().enumerate() {
-                                let Some(p) = *p else { continue };
-                                gravity(&mut self.cont_table[cont_index(which, side, p, step)], bonus);
-                                for &s in &list.as_slice()[..i] {
-                                    if s.kind == StepKind::Paika {
-                                        gravity(&mut self.cont_table[cont_index(which, side, p, s)], -bonus);
-                                    }
-                                }
-                            }
-                            let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
-                            if self.hist_malus {
-                                gravity(h, bonus);
-                                for &s in &list.as_slice()[..i] {
-                                    if s.kind == StepKind::Paika {
-                                        gravity(
-                                            &mut self.history[side.index()][s.from as usize][s.to as usize],
-                                            -bonus,
-                                        );
-                                    }
-                                }
-                            } else {
-                                *h = (*h + bonus).min(1 << 20);
-                            }
-                        } else if self.cap_hist && step.kind != StepKind::Stop {
-                            let h = &mut self.cap_history[cap_slot(side, step)][step.from as usize][step.to as usize];
-                            gravity(h, bonus);
-                            if self.hist_malus {
-                                for &s in &list.as_slice()[..i] {
-                                    if s.kind != StepKind::Paika && s.kind != StepKind::Stop {
-                                        let slot = cap_slot(side, s);
-                                        gravity(&mut self.cap_history[slot][s.from as usize][s.to as usize], -bonus);
-                                    }
-                                }
-                            }
-                        }
+                        self.learn_cut(step, &list.as_slice()[..i], side, depth, sply, relay, cont);
                         break;
                     }
                 }
@@ -2016,14 +1067,406 @@ impl Searcher {
         } else {
             UPPER
         };
-        if !excluding && se_skip.is_none() && self.tt_enabled {
+        // Without some of its steps (multi-PV, singular test), the node's result holds only for this search.
+        if !excluding && se_skip.is_none() {
+            self.store_node(pos, key, best, best_step, bound, depth, tply, relay);
+        }
+        best
+    }
+
+    /// Keeps the path's bookkeeping for the options that read it: the step ply at which the node's turn started
+    /// (`conthist=2`) and the threat extensions on the path (`threat-ext`), which it returns. Every node would
+    /// pay for these writes otherwise.
+    #[inline]
+    fn enter_node(&mut self, relay: bool, sply: usize) -> u8 {
+        if self.params.cont_hist >= 2 {
+            self.turn_start[sply] = if relay && sply > 0 { self.turn_start[sply - 1] } else { sply };
+        }
+        if self.params.threat_ext > 0 {
+            let e = if sply > 0 { self.exts[sply - 1] } else { 0 };
+            self.exts[sply] = e;
+            e
+        } else {
+            0
+        }
+    }
+
+    /// Whether the horizon turn start `pos` is searched a turn deeper instead (`threat-ext`): the opponent
+    /// threatens a large capture, the side to move has none, and the path has fewer than two extensions.
+    #[inline]
+    fn threat_extends(&self, pos: &Position, inherited: u8, sply: usize) -> bool {
+        self.params.threat_ext > 0
+            && inherited < 2
+            && sply + 8 < MAX_PLY
+            && !pos.has_capture()
+            && pos.threat() >= self.params.threat_ext as u32
+    }
+
+    /// The score of a turn start at the horizon: the quiescence's, shrunk towards a draw by `progress`.
+    #[inline]
+    fn horizon(&mut self, pos: &Position, alpha: i32, beta: i32, sply: usize, tply: i32, quiet: u32) -> i32 {
+        if let Some((num, den)) = self.progress_scale(quiet) {
+            // The leaf's score is scaled by num/den: search it with the window scaled the other way, so that its
+            // bounds still mean what the parent's window asks.
+            let widen =
+                |x: i32| if x.abs() >= WIN_BOUND { x } else { (x * den / num).clamp(-WIN_BOUND + 1, WIN_BOUND - 1) };
+            let s = self.quiesce(pos, widen(alpha), widen(beta), sply, tply, 0);
+            return if s.abs() >= WIN_BOUND { s } else { s * num / den };
+        }
+        self.quiesce(pos, alpha, beta, sply, tply, 0)
+    }
+
+    /// Looks the node up in the table: `Break` with the entry's score where it is deep enough and its bound
+    /// settles the window, else `Continue` with the step to try first and the entry's (score, depth, bound).
+    #[inline]
+    fn probe_table(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        tply: i32,
+        se_skip: Option<Step>,
+    ) -> ControlFlow<i32, (Option<Step>, Option<TableBound>)> {
+        let Some(e) = self.tt.probe(key).filter(|_| self.tt_enabled) else {
+            return ControlFlow::Continue((None, None));
+        };
+        let s = from_tt(e.score as i32, tply);
+        // Within the root turn the table orders steps but never answers: its answer carries no line, and the
+        // root's line must hold the whole first turn (a cut there would answer the relay's first steps as if the
+        // turn stopped, giving up the rest).
+        if tply > 0 && e.depth as i32 >= depth && se_skip.is_none() {
+            match e.bound {
+                EXACT => return ControlFlow::Break(s),
+                LOWER if s >= beta => return ControlFlow::Break(s),
+                UPPER if s <= alpha => return ControlFlow::Break(s),
+                _ => {}
+            }
+        }
+        ControlFlow::Continue((unpack(e.step), Some((s, e.depth as i32, e.bound))))
+    }
+
+    /// Pruning of a quiet turn start (no capture, some paika step) before its steps are tried: futility far
+    /// below alpha, reverse futility far above beta, and a null move that still fails high. Some score ends the
+    /// node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn prune_quiet(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> Option<i32> {
+        if !(self.params.null_move || self.params.futility > 0 || self.params.rfp > 0)
+            || pos.has_capture()
+            || pos.count_paika() == 0
+        {
+            return None;
+        }
+        let side = pos.side_to_move();
+        let stand = self.static_eval(pos);
+        // A quiet position cannot gain material this turn: far below alpha at a shallow depth, it fails low.
+        if self.params.futility > 0 && depth <= 2 && stand + self.params.futility * depth <= alpha {
+            return Some(stand);
+        }
+        let enough = pos.count(side) >= NULL_MIN_PIECES && pos.count(side.opponent()) >= NULL_MIN_PIECES;
+        // Far enough above beta at a shallow depth, the opponent's best answers within the depth are not
+        // expected to bring it back; few pieces leave room for zugzwang, as with null moves.
+        if self.params.rfp > 0 && depth <= self.params.rfp_depth && beta - alpha == 1 && enough {
+            let score = if self.params.rfp_quiet { self.quiet_eval(pos) } else { stand };
+            if score - self.params.rfp * depth >= beta {
+                return Some(score);
+            }
+        }
+        if self.params.null_move
+            && depth >= 3
+            && stand >= beta
+            && enough
+            && !self.null_at[sply]
+            && let Some(null) = pos.null_move()
+        {
+            self.path.push(key);
+            if self.params.use_countermoves || self.params.cont_hist > 0 {
+                self.played[sply] = None;
+            }
+            self.null_at[sply + 1] = true;
+            let r = self.params.null_reduction + i32::from(depth >= 7);
+            let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, sply + 1, tply + 1, quiet + 1);
+            self.null_at[sply + 1] = false;
+            self.path.pop();
+            if self.aborted {
+                return Some(0);
+            }
+            if s >= beta {
+                return Some(if s > WIN_BOUND { beta } else { s });
+            }
+        }
+        None
+    }
+
+    /// ProbCut at a turn start below the root: a search a few turns shallower that clears beta by a margin is
+    /// taken as the deeper one's cut. The table may already say that it would not: a bound from about that depth
+    /// under the raised beta. Some score ends the node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+        tt_bound: Option<TableBound>,
+    ) -> Option<i32> {
+        if self.params.probcut <= 0
+            || depth < PROBCUT_DEPTH
+            || beta - alpha != 1
+            || beta.abs() >= WIN_BOUND - self.params.probcut
+            || self.pc_at[sply]
+        {
+            return None;
+        }
+        let pbeta = beta + self.params.probcut;
+        let hopeless = tt_bound.is_some_and(|(s, d, b)| d >= depth - PROBCUT_REDUCTION && b != LOWER && s < pbeta);
+        if hopeless {
+            return None;
+        }
+        self.pc_at[sply] = true;
+        let s = self.negamax(pos, depth - PROBCUT_REDUCTION, pbeta - 1, pbeta, sply, tply, quiet);
+        self.pc_at[sply] = false;
+        if self.aborted {
+            return Some(0);
+        }
+        (s >= pbeta).then_some(s)
+    }
+
+    /// The singular test ([`SearchParams::singular`]) of the table's step `step`, whose entry is `tt_bound`:
+    /// `Break` with a score that ends the node (another first step reaches beta too), else `Continue` with the
+    /// turns the step's search gains (1, or −1 with `se-neg`), if any.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn singular_test(
+        &mut self,
+        pos: &Position,
+        step: Step,
+        (tt_score, tt_depth, bound): TableBound,
+        depth: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> ControlFlow<i32, Option<(Step, i32)>> {
+        if self.params.singular <= 0
+            || depth < self.params.se_depth
+            || tply >= 2 * self.iter_depth
+            || tt_depth < depth - 3
+            || bound == UPPER
+            || tt_score.abs() >= WIN_BOUND
+        {
+            return ControlFlow::Continue(None);
+        }
+        let sbeta = tt_score - self.params.singular * depth;
+        self.se_excluded[sply] = Some(step);
+        let s = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, sply, tply, quiet);
+        self.se_excluded[sply] = None;
+        if self.aborted {
+            return ControlFlow::Break(0);
+        }
+        if s < sbeta {
+            ControlFlow::Continue(Some((step, 1)))
+        } else if sbeta >= beta {
+            // Another first step reaches beta at half the depth, and so does the table's: a cut.
+            ControlFlow::Break(sbeta)
+        } else if self.params.se_neg && tt_score >= beta {
+            ControlFlow::Continue(Some((step, -1)))
+        } else {
+            ControlFlow::Continue(None)
+        }
+    }
+
+    /// The earlier steps that order a turn start's paika steps: the countermove of the opponent's last step
+    /// (`cmove`), and the opponent's last step and the side's own for the continuation histories (`conthist`),
+    /// whose tables are made at their first use.
+    #[inline]
+    fn ordering_context(&mut self, relay: bool, sply: usize, side: Side) -> (Option<Step>, [Option<Step>; 2]) {
+        let counter = if self.params.use_countermoves && !relay && sply > 0 {
+            self.played[sply - 1]
+                .and_then(|p| self.countermoves[side.opponent().index()][p.from as usize][p.to as usize])
+        } else {
+            None
+        };
+        let cont = if self.params.cont_hist > 0 && !relay && sply > 0 {
+            let own = if self.params.cont_hist >= 2 {
+                let opponent_start = self.turn_start[sply - 1];
+                if opponent_start > 0 { self.played[opponent_start - 1] } else { None }
+            } else {
+                None
+            };
+            [self.played[sply - 1], own]
+        } else {
+            [None; 2]
+        };
+        if cont.iter().any(Option::is_some) && self.cont_table.is_empty() {
+            self.cont_table = vec![0; 2 * CONT_SIZE];
+        }
+        (counter, cont)
+    }
+
+    /// How many turns shallower a late quiet step (the `i`th tried, with ordering key `key`) is searched first:
+    /// `lmr-log`'s reduction, which grows with the depth and the place and follows `lmr-adj`, else `lmr`'s turn.
+    #[inline]
+    fn late_move_reduction(&self, depth: i32, i: usize, key: i32, open_window: bool) -> i32 {
+        if self.params.lmr_log > 0 {
+            let mut r = (ln(depth as usize) * ln(i) * self.params.lmr_log as f32 / 100.0) as i32;
+            if self.params.lmr_adjust & 1 != 0 && open_window {
+                r -= 1;
+            }
+            if self.params.lmr_adjust & 2 != 0 && key == 0 {
+                r += 1;
+            }
+            if self.params.lmr_adjust & 4 != 0 {
+                r += i32::from(key < 0) - i32::from(key > HISTORY_MAX / 2);
+            }
+            r.clamp(0, depth - 2)
+        } else {
+            i32::from(self.params.lmr)
+        }
+    }
+
+    /// The score of `child`, reached by one of a node's steps. Within a turn (`turn_ended` false) the side to move
+    /// and the depth stay and the score is not negated. The first step is searched with the node's window; a
+    /// later one with a null window, first `reduce` turns shallower, and again with the whole window only if it
+    /// may be better.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_step(
+        &mut self,
+        child: &Position,
+        turn_ended: bool,
+        first: bool,
+        reduce: i32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        sply: usize,
+        tply: i32,
+        quiet: u32,
+    ) -> i32 {
+        if !turn_ended {
+            if first {
+                self.negamax(child, depth, alpha, beta, sply + 1, tply, quiet)
+            } else {
+                let s = self.negamax(child, depth, alpha, alpha + 1, sply + 1, tply, quiet);
+                if s > alpha && s < beta { self.negamax(child, depth, alpha, beta, sply + 1, tply, quiet) } else { s }
+            }
+        } else if first {
+            -self.negamax(child, depth - 1, -beta, -alpha, sply + 1, tply + 1, quiet)
+        } else {
+            let mut s = -self.negamax(child, depth - 1 - reduce, -alpha - 1, -alpha, sply + 1, tply + 1, quiet);
+            if reduce > 0 && s > alpha && !self.aborted {
+                s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, sply + 1, tply + 1, quiet);
+            }
+            if s > alpha && s < beta {
+                -self.negamax(child, depth - 1, -beta, -alpha, sply + 1, tply + 1, quiet)
+            } else {
+                s
+            }
+        }
+    }
+
+    /// Learns from `step`'s cut, after the steps `tried` before it: a quiet step becomes a killer and the
+    /// countermove, and gains history (the steps tried before it lose some, with `hmalus` or `conthist`); a
+    /// capture gains capture history (`caphist`).
+    #[allow(clippy::too_many_arguments)]
+    // Always inline, as when it was part of the node's body: out of line, the search ran about 0.35% more
+    // instructions (the compiler keeps it apart for its size, though the node has only this one call).
+    #[inline(always)]
+    fn learn_cut(
+        &mut self,
+        step: Step,
+        tried: &[Step],
+        side: Side,
+        depth: i32,
+        sply: usize,
+        relay: bool,
+        cont: [Option<Step>; 2],
+    ) {
+        let bonus = depth * depth;
+        if step.kind == StepKind::Paika {
+            let k = &mut self.killers[sply];
+            if k[0] != Some(step) {
+                k[1] = k[0];
+                k[0] = Some(step);
+            }
+            if self.params.use_countermoves
+                && !relay
+                && sply > 0
+                && let Some(p) = self.played[sply - 1]
+            {
+                self.countermoves[side.opponent().index()][p.from as usize][p.to as usize] = Some(step);
+            }
+            for (which, p) in cont.iter().enumerate() {
+                let Some(p) = *p else { continue };
+                gravity(&mut self.cont_table[cont_index(which, side, p, step)], bonus);
+                for &s in tried {
+                    if s.kind == StepKind::Paika {
+                        gravity(&mut self.cont_table[cont_index(which, side, p, s)], -bonus);
+                    }
+                }
+            }
+            let h = &mut self.history[side.index()][step.from as usize][step.to as usize];
+            if self.params.hist_malus {
+                gravity(h, bonus);
+                for &s in tried {
+                    if s.kind == StepKind::Paika {
+                        gravity(&mut self.history[side.index()][s.from as usize][s.to as usize], -bonus);
+                    }
+                }
+            } else {
+                *h = (*h + bonus).min(1 << 20);
+            }
+        } else if self.params.cap_hist && step.kind != StepKind::Stop {
+            let h = &mut self.cap_history[cap_slot(side, step)][step.from as usize][step.to as usize];
+            gravity(h, bonus);
+            if self.params.hist_malus {
+                for &s in tried {
+                    if s.kind != StepKind::Paika && s.kind != StepKind::Stop {
+                        let slot = cap_slot(side, s);
+                        gravity(&mut self.cap_history[slot][s.from as usize][s.to as usize], -bonus);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keeps what the search of the node at `pos` found: its result in the table, and the quiet leaf
+    /// evaluation's error in correction history (`corr`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store_node(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        best: i32,
+        best_step: Option<Step>,
+        bound: u8,
+        depth: i32,
+        tply: i32,
+        relay: bool,
+    ) {
+        if self.tt_enabled {
             self.tt.store(key, best_step, to_tt(best, tply), depth, bound);
         }
-        if self.corr > 0
-            && depth >= self.corr_depth
+        if self.params.corr > 0
+            && depth >= self.params.corr_depth
             && !relay
-            && !excluding
-            && se_skip.is_none()
             && best.abs() < WIN_BOUND
             && !pos.has_capture()
         {
@@ -2034,17 +1477,16 @@ impl Searcher {
                 self.learn_correction(pos, best - eval, depth);
             }
         }
-        best
     }
 
-    /// What correction history adds to the quiet leaf `pos`'s score ([`Searcher::corr`]).
+    /// What correction history adds to the quiet leaf `pos`'s score ([`SearchParams::corr`]).
     #[inline]
     fn correction(&self, pos: &Position) -> i32 {
-        if self.corr == 0 || self.corr_table.is_empty() {
+        if self.params.corr == 0 || self.corr_table.is_empty() {
             return 0;
         }
         let [a, b] = corr_slots(pos);
-        (self.corr_table[a] + self.corr_table[b]) * self.corr / (200 * CORR_GRAIN)
+        (self.corr_table[a] + self.corr_table[b]) * self.params.corr / (200 * CORR_GRAIN)
     }
 
     /// Moves the correction tables of `pos` towards `error` (the search's score less the leaf's), by more the
@@ -2057,7 +1499,7 @@ impl Searcher {
         let target = error.clamp(-CORR_LIMIT, CORR_LIMIT) * CORR_GRAIN;
         for slot in corr_slots(pos) {
             let e = &mut self.corr_table[slot];
-            *e = (*e * (self.corr_rate - weight) + target * weight) / self.corr_rate;
+            *e = (*e * (self.params.corr_rate - weight) + target * weight) / self.params.corr_rate;
         }
     }
 
@@ -2101,16 +1543,18 @@ impl Searcher {
             // Capturing is compulsory, so "standing pat" is not a real option; but the capture gains material,
             // so the static score is a fair lower bound and keeps the tree of exchanges small.
             let stand = self.static_eval(pos);
-            if (qturns >= self.qs_max_turns || sply + 2 >= MAX_PLY)
-                && !(qturns < self.qs_max_turns + self.qs_single && sply + 8 < MAX_PLY && pos.single_first_capture())
+            if (qturns >= self.params.qs_max_turns || sply + 2 >= MAX_PLY)
+                && !(qturns < self.params.qs_max_turns + self.params.qs_single
+                    && sply + 8 < MAX_PLY
+                    && pos.single_first_capture())
             {
-                if self.capture_gain != 0 {
-                    let gain = if self.capgain_relay { pos.best_capture_relay() } else { pos.best_capture() };
-                    return stand + self.capture_gain * gain as i32;
+                if self.params.capture_gain != 0 {
+                    let gain = if self.params.capgain_relay { pos.best_capture_relay() } else { pos.best_capture() };
+                    return stand + self.params.capture_gain * gain as i32;
                 }
                 return stand;
             }
-            if self.qs_floor {
+            if self.params.qs_floor {
                 if stand >= beta {
                     return stand;
                 }
@@ -2118,24 +1562,24 @@ impl Searcher {
             }
             // Delta pruning: even the largest whole-turn capture, with a margin for what it changes besides
             // material, cannot lift the score to alpha, and the opponent's answers only take pieces back.
-            if self.delta_margin > 0 && stand + self.delta_margin <= alpha && alpha < WIN_BOUND {
+            if self.params.delta_margin > 0 && stand + self.params.delta_margin <= alpha && alpha < WIN_BOUND {
                 // The fewest pieces that would lift the ceiling above alpha: ask only whether a turn takes that many.
                 // A turn that takes every enemy piece wins outright, whatever the ceiling says: never prune that.
-                let needed = (alpha - stand - self.delta_margin) / PIECE + 1;
+                let needed = (alpha - stand - self.params.delta_margin) / PIECE + 1;
                 let enemies = pos.count(pos.side_to_move().opponent()) as i32;
                 let target = needed.min(enemies) as u32;
                 let most = pos.best_capture_relay_until(target);
                 if most < target {
-                    return stand + PIECE * most as i32 + self.delta_margin;
+                    return stand + PIECE * most as i32 + self.params.delta_margin;
                 }
             }
         }
-        let use_table = self.qs_table && !(relay && self.qs_relay_skip);
+        let use_table = self.params.qs_table && !(relay && self.params.qs_relay_skip);
         let key = if use_table { pos.hash() } else { 0 };
         // What this node's score depends on is how many more turns of captures it may follow: that is its depth
         // in the table (0 for a full quiescence, less with fewer turns left; a search of depth 1 or more is
         // deeper still). An entry found with fewer turns left saw a nearer horizon and must not answer here.
-        let qdepth = qs_depth(qturns, self.qs_max_turns + self.qs_single);
+        let qdepth = qs_depth(qturns, self.params.qs_max_turns + self.params.qs_single);
         let mut tt_step = None;
         if let Some(e) = self.tt.probe(key).filter(|_| use_table && self.tt_enabled) {
             tt_step = unpack(e.step);
@@ -2154,7 +1598,7 @@ impl Searcher {
         pos.legal_steps(&mut list);
         let mut buf = key_buffer();
         let side = pos.side_to_move();
-        let relays = self.relay_order >= 2 && several_captures(&list);
+        let relays = self.params.relay_order >= 2 && several_captures(&list);
         let keys = keys_for(&mut buf, &list, |s| {
             if Some(s) == tt_step {
                 1 << 30
@@ -2168,7 +1612,7 @@ impl Searcher {
             let step = pick(list.as_mut_slice(), keys, i);
             let mut child = *pos;
             let effect = child.play(step);
-            if self.qs_table && (effect.turn_ended || !self.qs_relay_skip) {
+            if self.params.qs_table && (effect.turn_ended || !self.params.qs_relay_skip) {
                 self.tt.prefetch(child.hash());
             }
             let score = if effect.turn_ended {
@@ -2206,7 +1650,10 @@ impl Searcher {
         best
     }
 
+    /// The ordering keys of `list`'s steps at a node of the main search, best first once picked.
     #[allow(clippy::too_many_arguments)]
+    // Always inline into its one caller, as the compiler did before `negamax` was split (it now keeps it apart).
+    #[inline(always)]
     fn order<'k>(
         &self,
         buf: &'k mut KeyBuffer,
@@ -2219,12 +1666,12 @@ impl Searcher {
         cont: [Option<Step>; 2],
     ) -> &'k mut [i32] {
         let killers = self.killers[sply];
-        let relays = self.relay_order >= 1 && several_captures(list);
+        let relays = self.params.relay_order >= 1 && several_captures(list);
         keys_for(buf, list, |s| {
             if Some(s) == tt {
                 1 << 30
             } else if s.kind == StepKind::Paika {
-                let k = if !self.use_killers {
+                let k = if !self.params.use_killers {
                     0
                 } else if killers[0] == Some(s) {
                     1 << 22
@@ -2269,40 +1716,11 @@ impl Searcher {
     /// orders captures of the same size.
     #[inline]
     fn capture_tiebreak(&self, side: Side, s: Step) -> i32 {
-        if !self.cap_hist || s.kind == StepKind::Stop {
+        if !self.params.cap_hist || s.kind == StepKind::Stop {
             return 0;
         }
         (self.cap_history[cap_slot(side, s)][s.from as usize][s.to as usize] >> 10).clamp(0, 63)
     }
-}
-
-/// Whether `list` holds more than one capturing step. With one, its relays cannot change the order (every capture
-/// key is above a relay's stop and below the table's step), so the walk of its relays is skipped.
-#[inline]
-fn several_captures(list: &StepList) -> bool {
-    list.iter().filter(|s| s.kind.is_capture()).nth(1).is_some()
-}
-
-/// Room for the ordering keys of a step list, on the stack of the node: every node needs them, so no
-/// allocation, and left uninitialised because most lists are far shorter than [`MAX_STEPS`] (zeroing and
-/// returning a whole array cost a node more than its move ordering).
-type KeyBuffer = [std::mem::MaybeUninit<i32>; MAX_STEPS];
-
-/// An empty [`KeyBuffer`].
-#[inline(always)]
-fn key_buffer() -> KeyBuffer {
-    [const { std::mem::MaybeUninit::uninit() }; MAX_STEPS]
-}
-
-/// Writes the ordering key of each step of `list` into `buf` and returns them, one per step.
-#[inline]
-fn keys_for<'k>(buf: &'k mut KeyBuffer, list: &StepList, key: impl Fn(Step) -> i32) -> &'k mut [i32] {
-    for (k, &s) in buf.iter_mut().zip(list.iter()) {
-        k.write(key(s));
-    }
-    // SAFETY: the loop initialised the first `list.len()` elements (a list never holds more than MAX_STEPS),
-    // and MaybeUninit<i32> has the layout of i32.
-    unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<i32>(), list.len()) }
 }
 
 /// The state of an iterative-deepening search between iterations (and between slices).
@@ -2328,8 +1746,8 @@ impl Run {
     fn new(searcher: &mut Searcher, pos: &Position, history: &[u64], limits: Limits) -> Run {
         let start = Instant::now();
         searcher.begin(limits, start);
-        if searcher.hist_age > 0 {
-            let shift = searcher.hist_age;
+        if searcher.params.hist_age > 0 {
+            let shift = searcher.params.hist_age;
             for h in searcher.history.iter_mut().chain(searcher.cap_history.iter_mut()) {
                 for row in h.iter_mut() {
                     row.iter_mut().for_each(|v| *v >>= shift);
@@ -2426,46 +1844,10 @@ impl SlicedSearch {
     }
 }
 
-/// Ordering key of a capture or stop: more pieces first; stopping after the captures.
-fn capture_key(pos: &Position, s: Step) -> i32 {
-    match s.kind {
-        StepKind::Stop => 1 << 23,
-        _ => (1 << 24) + pos.captured_by(s).count_ones() as i32 * 64,
-    }
-}
-
-/// The history bound: entries stay within ±HISTORY_MAX.
-const HISTORY_MAX: i32 = 1 << 20;
-
-/// Moves a history entry by `bonus` with gravity: the closer to its bound, the less it moves, so that entries
-/// keep their order yet follow what the search finds now.
-#[inline]
-fn gravity(h: &mut i32, bonus: i32) {
-    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *h += b - (i64::from(*h) * i64::from(b.abs()) / i64::from(HISTORY_MAX)) as i32;
-}
-
-/// The entries of one of the two tables of [`Searcher::cont_table`]: 2 sides × 64 destinations of the earlier
-/// step × 64 × 64.
-const CONT_SIZE: usize = 2 * 64 * 64 * 64;
-
-/// The entry of [`Searcher::cont_table`] for `step` by `side` after the earlier step `prev`, the opponent's
-/// (`which` 0) or the side's own (1).
-#[inline]
-fn cont_index(which: usize, side: Side, prev: Step, step: Step) -> usize {
-    which * CONT_SIZE + ((side.index() * 64 + prev.to as usize) * 64 + step.from as usize) * 64 + step.to as usize
-}
-
-/// Entries of each correction table ([`Searcher::corr`]), by side to move and key.
+/// Entries of each correction table ([`SearchParams::corr`]), by side to move and key.
 const CORR_SIZE: usize = 1 << 14;
 /// Correction entries hold hundredths of a piece times this, so that small updates are not rounded away.
 const CORR_GRAIN: i32 = 256;
-/// Out of how much an update's weight counts ([`Searcher::corr_rate`]).
-const CORR_RATE: i32 = 32;
-/// The most weight one update has (a search of depth 15 or more).
-const CORR_MAX_WEIGHT: i32 = 16;
-/// The least depth of a search whose score correction history learns from ([`Searcher::corr_depth`]).
-const CORR_DEPTH: i32 = 1;
 /// The largest error learnt, in hundredths of a piece: the evaluation misses more only where tactics decide.
 const CORR_LIMIT: i32 = 2 * PIECE;
 
@@ -2480,51 +1862,11 @@ fn corr_slots(pos: &Position) -> [usize; 2] {
     [slot(pos.pieces(side), 0), slot(pos.pieces(side.opponent()), 1)]
 }
 
-/// The row of [`Searcher::cap_history`] for a capture by `side`.
-#[inline]
-fn cap_slot(side: Side, s: Step) -> usize {
-    side.index() * 2 + usize::from(s.kind == StepKind::Withdrawal)
-}
-
-/// Selection sort step: moves the best remaining step to index `i` and returns it.
-#[inline]
-fn pick(steps: &mut [Step], keys: &mut [i32], i: usize) -> Step {
-    let mut b = i;
-    for j in i + 1..steps.len() {
-        if keys[j] > keys[b] {
-            b = j;
-        }
-    }
-    steps.swap(i, b);
-    keys.swap(i, b);
-    steps[i]
-}
-
 /// The table depth of a quiescence node `qturns` turns into a quiescence of at most `max_turns` turns: 0 with
 /// every turn left, one less per turn used (always below the depth 1 of the shallowest full-width search).
 #[inline]
 fn qs_depth(qturns: u32, max_turns: u32) -> i32 {
     -(qturns.min(max_turns).min(127) as i32)
-}
-
-fn to_tt(score: i32, tply: i32) -> i32 {
-    if score > WIN_BOUND {
-        score + tply
-    } else if score < -WIN_BOUND {
-        score - tply
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, tply: i32) -> i32 {
-    if score > WIN_BOUND {
-        score - tply
-    } else if score < -WIN_BOUND {
-        score + tply
-    } else {
-        score
-    }
 }
 
 /// Groups a step sequence from `pos` into whole turns (a trailing incomplete relay is stopped).
@@ -2550,112 +1892,13 @@ pub fn steps_to_turns(pos: &Position, steps: &[Step]) -> Vec<Turn> {
     turns
 }
 
-/// The full strength searcher's static evaluation: [`evaluate`] plus [`MOBILITY_WEIGHT`] per paika step more
-/// than the opponent, from the side to move's point of view, in hundredths of a piece.
-pub fn full_evaluate(pos: &Position) -> i32 {
-    evaluate(pos) + MOBILITY_WEIGHT * pos.mobility()
-}
-
-/// Static evaluation without mobility from the side to move's point of view, in hundredths of a piece:
-/// material, strong points, the lead bonus of small endgames and the move.
-pub fn evaluate(pos: &Position) -> i32 {
-    let me = pos.side_to_move();
-    let own = pos.pieces(me);
-    let opp = pos.pieces(me.opponent());
-    let (n_own, n_opp) = (own.count_ones() as i32, opp.count_ones() as i32);
-    let mut score = (n_own - n_opp) * PIECE;
-    let g = pos.geometry();
-    // Strong points have up to eight lines: more ways to capture and to escape.
-    score += STRONG_WEIGHT * ((own & g.strong).count_ones() as i32 - (opp & g.strong).count_ones() as i32);
-    // With few pieces left, a material lead is worth more (it converts), and the weaker side's freedom matters.
-    let total = n_own + n_opp;
-    if total <= 12 && n_own != n_opp {
-        let lead = n_own - n_opp;
-        score += lead * (12 - total) * 8;
-    }
-    // The side to move keeps the initiative.
-    score + 10
-}
-
-/// Centrality of each point (bit `9 · rank + file`) of a board `width` files wide: up to 2 across the files
-/// (the middle file) and 2 across the ranks (the middle rank).
-const fn centre_table(width: i32) -> [i32; 45] {
-    let mut t = [0; 45];
-    let mid = (width - 1) / 2;
-    let mut i = 0;
-    while i < 45 {
-        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
-        if x < width {
-            t[i] = (mid - (x - mid).abs()) * 2 / mid + (2 - (y - 2).abs());
-        }
-        i += 1;
-    }
-    t
-}
-
-/// [`centre_table`] as four masks: mask `k` holds the points of centrality more than `k`. A piece's centrality
-/// is then the number of masks that hold it, and a side's sum four popcounts instead of a walk over its pieces.
-const fn centre_masks(width: i32) -> [u64; 4] {
-    let t = centre_table(width);
-    let mut m = [0u64; 4];
-    let mut i = 0;
-    while i < 45 {
-        let mut k = 0;
-        while k < 4 {
-            if t[i] > k as i32 {
-                m[k] |= 1 << i;
-            }
-            k += 1;
-        }
-        i += 1;
-    }
-    m
-}
-
-/// [`centre_masks`] of the 9 × 5 board and of the 5 × 5 board.
-const CENTRE: [[u64; 4]; 2] = [centre_masks(9), centre_masks(5)];
-
-/// The summed centrality of the pieces of `bits` on the board of `variant`.
-#[inline]
-fn centrality(variant: crate::geometry::Variant, bits: u64) -> i32 {
-    let masks = &CENTRE[usize::from(variant == crate::geometry::Variant::Dimy)];
-    masks.iter().map(|&m| (bits & m).count_ones() as i32).sum()
-}
-
-/// Bonus of a piece on each point of the 9 × 5 board (bit `9 · rank + file`) for [`plain_evaluate`]: strong
-/// points have more lines, central points reach more of the board.
-const PLAIN_PST: [i32; 45] = {
-    let mut t = [0; 45];
-    let mut i = 0;
-    while i < 45 {
-        let (x, y) = ((i % 9) as i32, (i / 9) as i32);
-        let strong = if i % 2 == 0 { 4 } else { 0 };
-        let centre = (4 - (x - 4).abs()) / 2 + (2 - (y - 2).abs());
-        t[i] = strong + centre;
-        i += 1;
-    }
-    t
-};
-
-/// The baseline player's evaluation: material plus a piece-square table, from the side to move's point of
-/// view, in hundredths of a piece. The 5 × 5 board uses the same table by file and rank.
-pub fn plain_evaluate(pos: &Position) -> i32 {
-    let me = pos.side_to_move();
-    let table = |mut bits: u64| {
-        let mut sum = 0;
-        while bits != 0 {
-            sum += PLAIN_PST[(bits.trailing_zeros() as usize).min(44)];
-            bits &= bits - 1;
-        }
-        sum
-    };
-    let (own, opp) = (pos.pieces(me), pos.pieces(me.opponent()));
-    (own.count_ones() as i32 - opp.count_ones() as i32) * PIECE + table(own) - table(opp)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::eval::centre_table;
+    use super::parameters::{QS_MAX_TURNS, SE_DEPTH, THREAT_WEIGHT};
+    use super::table::{Entry, OLD_ENTRY_PENALTY};
     use super::*;
+    use crate::geometry::Direction;
     use crate::position::random_game_position;
     use crate::rules::Rules;
 
@@ -2686,7 +1929,7 @@ mod tests {
         // A quarter, rounded down (a malus stays negative).
         assert_eq!((s.history[0][10][11], s.history[1][20][21], s.cap_history[2][30][31]), (250, -2, 16));
         s.configure("max").unwrap();
-        assert_eq!(s.hist_age, 0);
+        assert_eq!(s.params.hist_age, 0);
         assert!(s.configure("hage=x").is_err());
     }
 
@@ -2969,7 +2212,7 @@ mod tests {
         // `max` restores the full scale, and a search at half the scale is another search.
         let (_, mut reset) = quiet("max,net,net-scale=50");
         reset.configure("max").unwrap();
-        assert_eq!(reset.net_scale, 100);
+        assert_eq!(reset.params.net_scale, 100);
         let (_, mut full) = quiet("max,net");
         let (_, mut half) = quiet("max,net,net-scale=50");
         let a = full.search(&mid, &[], Limits::depth(6), |_| {});
@@ -3190,61 +2433,96 @@ mod tests {
     fn search_options_are_parsed_and_checked() {
         let mut s = Searcher::new(1);
         s.configure("baseline").unwrap();
-        assert_eq!((s.eval, s.qs_max_turns, s.threat_weight, s.use_killers), (EvalKind::Plain, 0, 0, false));
+        assert_eq!(
+            (s.params.eval, s.params.qs_max_turns, s.params.threat_weight, s.params.use_killers),
+            (EvalKind::Plain, 0, 0, false)
+        );
         s.configure("max, lmr, qs-turns=2, threat=40").unwrap();
-        assert_eq!((s.eval, s.qs_max_turns, s.threat_weight, s.lmr), (EvalKind::Full, 2, 40, true));
+        assert_eq!(
+            (s.params.eval, s.params.qs_max_turns, s.params.threat_weight, s.params.lmr),
+            (EvalKind::Full, 2, 40, true)
+        );
         s.configure("noqs,nolmr,killers=0,eval=plain").unwrap();
-        assert_eq!((s.eval, s.qs_max_turns, s.lmr, s.use_killers), (EvalKind::Plain, 0, false, false));
+        assert_eq!(
+            (s.params.eval, s.params.qs_max_turns, s.params.lmr, s.params.use_killers),
+            (EvalKind::Plain, 0, false, false)
+        );
         assert!(s.configure("fast").is_err());
         assert!(s.configure("threat=x").is_err());
         assert!(s.configure("eval=neural").is_err());
         s.configure("max,eval=tuned,nmp,nmp-r=3,fut=90").unwrap();
         assert_eq!(
-            (s.eval, s.threat_weight, s.null_move, s.null_reduction, s.futility),
+            (s.params.eval, s.params.threat_weight, s.params.null_move, s.params.null_reduction, s.params.futility),
             (EvalKind::Tuned, 0, true, 3, 90)
         );
         s.configure("rfp=70,rfp-depth=2,rfp-quiet,pc=150,qs-single=3").unwrap();
-        assert_eq!((s.rfp, s.rfp_depth, s.rfp_quiet, s.probcut, s.qs_single), (70, 2, true, 150, 3));
+        assert_eq!(
+            (s.params.rfp, s.params.rfp_depth, s.params.rfp_quiet, s.params.probcut, s.params.qs_single),
+            (70, 2, true, 150, 3)
+        );
         s.configure("baseline").unwrap();
-        assert_eq!((s.null_move, s.futility, s.rfp, s.probcut, s.qs_single), (false, 0, 0, 0, 0));
+        assert_eq!(
+            (s.params.null_move, s.params.futility, s.params.rfp, s.params.probcut, s.params.qs_single),
+            (false, 0, 0, 0, 0)
+        );
         s.configure("max,strong=12,mobend=8,threads=2").unwrap();
-        assert_eq!((s.mobility_weight, s.strong_extra, s.mobility_endgame, s.threads), (MOBILITY_WEIGHT, 8, 8, 2));
+        assert_eq!(
+            (s.params.mobility_weight, s.params.strong_extra, s.params.mobility_endgame, s.threads),
+            (MOBILITY_WEIGHT, 8, 8, 2)
+        );
         s.configure("max,threads=0").unwrap();
-        assert_eq!((s.strong_extra, s.mobility_endgame, s.threads), (0, 0, 1));
+        assert_eq!((s.params.strong_extra, s.params.mobility_endgame, s.threads), (0, 0, 1));
         assert!(s.configure("mobend=lots").is_err());
         s.configure("max,iir,relay-terms,capgain-relay=0").unwrap();
-        assert_eq!((s.iir, s.threat_relay, s.capgain_relay), (true, true, false));
+        assert_eq!((s.params.iir, s.params.threat_relay, s.params.capgain_relay), (true, true, false));
         s.configure("max").unwrap();
-        assert_eq!((s.iir, s.threat_relay, s.capgain_relay), (false, false, false));
+        assert_eq!((s.params.iir, s.params.threat_relay, s.params.capgain_relay), (false, false, false));
         s.configure("lmp=3,delta=120,centre=-5").unwrap();
-        assert_eq!((s.late_moves, s.delta_margin, s.centre_weight), (3, 120, -5));
+        assert_eq!((s.params.late_moves, s.params.delta_margin, s.params.centre_weight), (3, 120, -5));
         assert!(s.configure("lmp=many").is_err());
         // `tuned` takes the twelve weights of the first features, the piece-square classes left at 0, or all of them.
         s.configure("tuned=100:4:8:10:-80:0:0:0:0:8:5:0").unwrap();
-        assert_eq!(s.tuned_weights[..13], [100, 4, 8, 10, -80, 0, 0, 0, 0, 8, 5, 0, 0]);
+        assert_eq!(s.params.tuned_weights[..13], [100, 4, 8, 10, -80, 0, 0, 0, 0, 8, 5, 0, 0]);
         let all = ["1"; crate::tuned::FEATURES].join(":");
         s.configure(&format!("tuned={all}")).unwrap();
-        assert_eq!(s.tuned_weights, [1; crate::tuned::FEATURES]);
+        assert_eq!(s.params.tuned_weights, [1; crate::tuned::FEATURES]);
         assert!(s.configure("tuned=1:2:3").is_err());
         assert!(s.configure(&format!("tuned={all}:1")).is_err());
         s.configure("cmove,space=4,asp=20,lmr-log=50,threat-ext=3,lmp-depth=3,lmr-adj=2").unwrap();
-        assert_eq!(s.lmr_adjust, 2);
+        assert_eq!(s.params.lmr_adjust, 2);
         assert_eq!(
-            (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
+            (
+                s.params.use_countermoves,
+                s.params.space_weight,
+                s.params.aspiration,
+                s.params.lmr_log,
+                s.params.threat_ext,
+                s.params.late_move_depth
+            ),
             (true, 4, 20, 50, 3, 3)
         );
         s.configure("se=4,se-depth=4,se-neg,conthist").unwrap();
-        assert_eq!((s.singular, s.se_depth, s.se_neg, s.cont_hist), (4, 4, true, 1));
+        assert_eq!((s.params.singular, s.params.se_depth, s.params.se_neg, s.params.cont_hist), (4, 4, true, 1));
         s.configure("conthist=2").unwrap();
-        assert_eq!(s.cont_hist, 2);
+        assert_eq!(s.params.cont_hist, 2);
         assert!(s.configure("conthist=x").is_err());
         assert!(s.configure("se-depth=deep").is_err());
         s.configure("max").unwrap();
         assert_eq!(
-            (s.use_countermoves, s.space_weight, s.aspiration, s.lmr_log, s.threat_ext, s.late_move_depth),
+            (
+                s.params.use_countermoves,
+                s.params.space_weight,
+                s.params.aspiration,
+                s.params.lmr_log,
+                s.params.threat_ext,
+                s.params.late_move_depth
+            ),
             (false, 0, 40, 0, 0, 2)
         );
-        assert_eq!((s.singular, s.se_depth, s.se_neg, s.cont_hist), (0, SE_DEPTH, false, 0));
+        assert_eq!(
+            (s.params.singular, s.params.se_depth, s.params.se_neg, s.params.cont_hist),
+            (0, SE_DEPTH, false, 0)
+        );
         // The strong-point weight changes the score by what it says: White on e3 (strong), Black on b1 (weak).
         let p = Position::from_fen("9/9/4W4/9/1B7 w").unwrap();
         let plain = Searcher::new(0).static_eval(&p);
