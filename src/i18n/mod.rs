@@ -350,6 +350,16 @@ mod tests {
     }
 
     #[test]
+    fn an_analysis_line_shows_its_depth() {
+        let line = format_in(
+            Lang::En,
+            "analysis.line",
+            &[("k", 1usize.into()), ("score", "+0.10".into()), ("depth", 7u32.into()), ("pv", "f2-e3A".into())],
+        );
+        assert_eq!(line, "1. +0.10 (depth 7)  f2-e3A");
+    }
+
+    #[test]
     fn the_shipped_files_read_without_errors() {
         for lang in Lang::ALL {
             assert!(catalog(lang).errors.is_empty(), "{lang:?}: {:?}", catalog(lang).errors);
