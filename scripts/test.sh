@@ -3,8 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Build dependencies, then Xvfb and software Vulkan/GL for the smoke test that runs the real game window.
-source scripts/setup.sh pkg-config libasound2-dev libudev-dev xvfb xauth mesa-vulkan-drivers libgl1-mesa-dri
+# Build dependencies, Xvfb and software Vulkan/GL for the smoke test that runs the real game window, and PostgreSQL
+# for the server's tests with a shared database (each test starts and removes a throw-away cluster of its own).
+source scripts/setup.sh pkg-config libasound2-dev libudev-dev xvfb xauth mesa-vulkan-drivers libgl1-mesa-dri postgresql
+# Here a missing PostgreSQL fails those tests rather than skipping them.
+export FANORONA_REQUIRE_POSTGRES=1
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 cargo fmt --all -- --check

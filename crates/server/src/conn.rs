@@ -165,7 +165,7 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
     match std::mem::replace(&mut place, Place::Lobby) {
         Place::Game(room, _) => hub.leave(&room, me.id).await,
         Place::Queued(mut rx) => {
-            hub.leave_queue(me.id);
+            hub.leave_queue(me.id).await;
             if let Ok((room, _)) = rx.try_recv() {
                 hub.leave(&room, me.id).await;
             }
@@ -198,7 +198,7 @@ async fn handle(hub: &Hub, me: &ConnHandle, ip: IpAddr, place: &mut Place, msg: 
         }
         ClientMsg::CancelQuickMatch => {
             if let Place::Queued(_) = place {
-                hub.leave_queue(me.id);
+                hub.leave_queue(me.id).await;
                 *place = Place::Lobby;
             }
             return Ok(());

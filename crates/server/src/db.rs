@@ -24,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_init.sql"),
     include_str!("../migrations/0002_offers.sql"),
     include_str!("../migrations/0003_spectate_code.sql"),
+    include_str!("../migrations/0004_version.sql"),
 ];
 
 /// The most writes committed in one transaction.
@@ -32,13 +33,31 @@ const MAX_BATCH: usize = 512;
 /// A SHA-256 hash of a token.
 pub type TokenHash = [u8; 32];
 
-/// A storage error, as text (the server logs it and answers [`fanorona_net::ErrorCode::Internal`]).
+/// A storage error: a failure (logged; the client gets [`fanorona_net::ErrorCode::Internal`]) or a conflict (the
+/// game is no longer at the version the change was made from, or the change was already made: nothing was stored).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DbError(pub String);
+pub struct DbError {
+    /// What went wrong, in English.
+    pub message: String,
+    /// Whether the change met a newer state of its game rather than a failure.
+    pub conflict: bool,
+}
+
+impl DbError {
+    /// A failure of the storage.
+    pub fn new(message: impl Into<String>) -> DbError {
+        DbError { message: message.into(), conflict: false }
+    }
+
+    /// A change that met a newer state of its game.
+    pub fn conflict(message: impl Into<String>) -> DbError {
+        DbError { message: message.into(), conflict: true }
+    }
+}
 
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -46,7 +65,14 @@ impl std::error::Error for DbError {}
 
 impl From<rusqlite::Error> for DbError {
     fn from(e: rusqlite::Error) -> Self {
-        DbError(e.to_string())
+        // A unique key refused the change: it was already made (a turn stored twice, a token taken).
+        let unique = matches!(
+            &e,
+            rusqlite::Error::SqliteFailure(f, _)
+                if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+        );
+        if unique { DbError::conflict(e.to_string()) } else { DbError::new(e.to_string()) }
     }
 }
 
@@ -105,6 +131,8 @@ pub struct StoredGame {
     pub draw_offer: Option<String>,
     /// The side ("white" or "black") with a standing takeback request.
     pub takeback_request: Option<String>,
+    /// The game's version: how many changes it has had since it was created.
+    pub version: i64,
 }
 
 /// One change.
@@ -156,8 +184,24 @@ pub enum Write {
     },
 }
 
+impl Write {
+    /// The game it changes.
+    pub fn game(&self) -> &str {
+        match self {
+            Write::CreateGame(g) => &g.id,
+            Write::TakeSeat { game, .. }
+            | Write::AddTurn { game, .. }
+            | Write::TruncateTurns { game, .. }
+            | Write::SetEnding { game, .. }
+            | Write::SetOffers { game, .. } => game,
+        }
+    }
+}
+
 struct Job {
     write: Write,
+    /// The version of the game the change was made from, when it must still be the stored one.
+    expect: Option<i64>,
     done: oneshot::Sender<Result<(), DbError>>,
 }
 
@@ -193,8 +237,17 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     Ok(())
 }
 
-fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
+fn apply(conn: &Connection, write: &Write, expect: Option<i64>) -> Result<(), DbError> {
     let t = unix_now();
+    if let Some(version) = expect {
+        let n = conn.execute(
+            "UPDATE games SET version = version + 1 WHERE id = ?1 AND version = ?2",
+            params![write.game(), version],
+        )?;
+        if n != 1 {
+            return Err(DbError::conflict(format!("game {:?} is no longer at version {version}", write.game())));
+        }
+    }
     match write {
         Write::CreateGame(g) => {
             conn.execute(
@@ -225,7 +278,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
                 params![game, t],
             )?;
             if used != 1 {
-                return Err(DbError("the invite was already used".into()));
+                return Err(DbError::conflict("the invite was already used"));
             }
             conn.execute(
                 "INSERT INTO seats (game_id, side, token_hash, name) VALUES (?1, ?2, ?3, ?4)",
@@ -262,7 +315,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
                 params![game, draw, takeback, t],
             )?;
             if changed != 1 {
-                return Err(DbError(format!("no game {game:?}")));
+                return Err(DbError::new(format!("no game {game:?}")));
             }
         }
     }
@@ -276,7 +329,7 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
         let mut tx = conn.transaction()?;
         for job in &batch {
             let mut sp = tx.savepoint()?;
-            let r = apply(&sp, &job.write);
+            let r = apply(&sp, &job.write, job.expect);
             if r.is_ok() {
                 sp.commit()?;
             } else {
@@ -289,7 +342,7 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
     })();
     for (i, job) in batch.into_iter().enumerate() {
         let r = match &outcome {
-            Ok(()) => results.get(i).cloned().unwrap_or_else(|| Err(DbError("not applied".into()))),
+            Ok(()) => results.get(i).cloned().unwrap_or_else(|| Err(DbError::new("not applied"))),
             Err(e) => Err(e.clone()),
         };
         // The requester may have gone (its connection dropped); the write stands regardless.
@@ -324,7 +377,7 @@ impl Db {
     /// Opens (creating if needed) the database at `path` and applies the migrations.
     pub fn open(path: &Path) -> Result<Db, DbError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| DbError(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| DbError::new(format!("{}: {e}", dir.display())))?;
         }
         let mut writer = open(path)?;
         migrate(&mut writer)?;
@@ -333,15 +386,25 @@ impl Db {
         std::thread::Builder::new()
             .name("db-writer".into())
             .spawn(move || writer_loop(writer, rx))
-            .map_err(|e| DbError(e.to_string()))?;
+            .map_err(|e| DbError::new(e.to_string()))?;
         Ok(Db { jobs: tx, reader: Arc::new(Mutex::new(reader)) })
     }
 
     /// Stores a change; returns once it is committed to disk.
     pub async fn write(&self, write: Write) -> Result<(), DbError> {
+        self.submit(write, None).await
+    }
+
+    /// Stores a change made from version `expect` of its game, which it raises by one; refused as a conflict if the
+    /// stored game is at another version.
+    pub async fn write_checked(&self, write: Write, expect: i64) -> Result<(), DbError> {
+        self.submit(write, Some(expect)).await
+    }
+
+    async fn submit(&self, write: Write, expect: Option<i64>) -> Result<(), DbError> {
         let (done, wait) = oneshot::channel();
-        self.jobs.send(Job { write, done }).map_err(|_| DbError("the database writer stopped".into()))?;
-        wait.await.map_err(|_| DbError("the database writer stopped".into()))?
+        self.jobs.send(Job { write, expect, done }).map_err(|_| DbError::new("the database writer stopped"))?;
+        wait.await.map_err(|_| DbError::new("the database writer stopped"))?
     }
 
     async fn read<T: Send + 'static>(
@@ -354,7 +417,7 @@ impl Db {
             f(&conn)
         })
         .await
-        .map_err(|e| DbError(e.to_string()))?
+        .map_err(|e| DbError::new(e.to_string()))?
     }
 
     /// The game and side of a seat token's hash.
@@ -392,10 +455,13 @@ impl Db {
     /// A whole stored game.
     pub async fn load(&self, id: String) -> Result<Option<StoredGame>, DbError> {
         self.read(move |c| {
-            let Some((variant, rules, invite_open, ending, draw_offer, takeback_request, spectate_code)) = c
+            // One read transaction, so that the game, its seats and its turns are of one moment.
+            let tx = c.unchecked_transaction()?;
+            let c = &*tx;
+            let Some((variant, rules, invite_open, ending, draw_offer, takeback_request, spectate_code, version)) = c
                 .query_row(
                     "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request, \
-                     spectate_code FROM games WHERE id = ?1",
+                     spectate_code, version FROM games WHERE id = ?1",
                     [&id],
                     |r| {
                         Ok((
@@ -406,6 +472,7 @@ impl Db {
                             r.get(4)?,
                             r.get(5)?,
                             r.get(6)?,
+                            r.get::<_, i64>(7)?,
                         ))
                     },
                 )
@@ -429,6 +496,7 @@ impl Db {
                 turns,
                 draw_offer,
                 takeback_request,
+                version,
             }))
         })
         .await

@@ -1,9 +1,12 @@
 //! The games in memory and every request that acts on them, each checked and stored before it is answered.
 
 use crate::Config;
-use crate::db::{Db, NewGame, StoredSeat, Write, unix_now};
+use crate::db::{NewGame, StoredSeat, Write, unix_now};
 use crate::guesses::FailedJoins;
+use crate::notice::Notice;
+use crate::pg::Waiter;
 use crate::room::{ConnHandle, Room, colour};
+use crate::store::Store;
 use crate::tokens;
 use fanorona_net::{Board, ColourChoice, ErrorCode, OfferKind, Role, ServerMsg};
 use fanorona_rules::{Rules, Side, Turn, Variant};
@@ -17,6 +20,20 @@ use tokio::sync::{Mutex, OwnedMutexGuard, oneshot};
 /// A shared game.
 pub type RoomRef = Arc<Mutex<Room>>;
 
+/// Runs a request (`attempt`, an expression evaluated again to retry) on the game `r` of `hub`; if the game
+/// changed on another server meanwhile, reads it again and runs the request once more against the newer state.
+macro_rules! retrying {
+    ($hub:expr, $r:expr, $attempt:expr) => {{
+        match $attempt {
+            Err(e) if e.retry => {
+                $hub.refresh($r).await?;
+                $attempt
+            }
+            other => other,
+        }
+    }};
+}
+
 /// A refusal: the error sent back; nothing changed.
 #[derive(Debug)]
 pub struct Refusal {
@@ -24,6 +41,8 @@ pub struct Refusal {
     pub code: ErrorCode,
     /// Details in English.
     pub message: String,
+    /// Whether the game changed on another server meanwhile: read it again and decide anew.
+    pub retry: bool,
 }
 
 impl Refusal {
@@ -35,7 +54,7 @@ impl Refusal {
 
 /// A refusal with its code and details.
 pub fn refuse(code: ErrorCode, message: impl Into<String>) -> Refusal {
-    Refusal { code, message: message.into() }
+    Refusal { code, message: message.into(), retry: false }
 }
 
 fn internal(e: impl std::fmt::Display) -> Refusal {
@@ -43,10 +62,18 @@ fn internal(e: impl std::fmt::Display) -> Refusal {
     refuse(ErrorCode::Internal, "the server could not store this; nothing changed, try again")
 }
 
-/// A player waiting for a quick match.
+/// A player waiting for a quick match on this server (SQLite: the queue is this server's).
 struct Waiting {
     conn: ConnHandle,
     name: String,
+    matched: oneshot::Sender<(RoomRef, Side)>,
+}
+
+/// A player of this server waiting in the shared queue (PostgreSQL), with the seat token chosen for them: the
+/// server that pairs them stores only its hash.
+struct Queued {
+    conn: ConnHandle,
+    token: String,
     matched: oneshot::Sender<(RoomRef, Side)>,
 }
 
@@ -61,11 +88,14 @@ pub enum Placed {
 /// Everything the server holds in memory.
 pub struct Hub {
     /// The database.
-    pub db: Db,
+    pub store: Store,
     /// The limits.
     pub config: Config,
+    /// This server's id among the servers that share a PostgreSQL database (random at each start).
+    pub server_id: String,
     rooms: Mutex<HashMap<String, RoomRef>>,
     queue: StdMutex<HashMap<Board, Waiting>>,
+    queued: StdMutex<HashMap<u64, Queued>>,
     per_ip: StdMutex<HashMap<IpAddr, usize>>,
     failed_joins: StdMutex<FailedJoins>,
     connections: AtomicUsize,
@@ -107,11 +137,13 @@ fn variant(board: Board) -> Variant {
 
 impl Hub {
     /// A hub over a database.
-    pub fn new(db: Db, config: Config) -> Hub {
+    pub fn new(store: impl Into<Store>, config: Config) -> Hub {
         Hub {
-            db,
+            store: store.into(),
+            server_id: tokens::new_game_id(),
             rooms: Mutex::new(HashMap::new()),
             queue: StdMutex::new(HashMap::new()),
+            queued: StdMutex::new(HashMap::new()),
             per_ip: StdMutex::new(HashMap::new()),
             failed_joins: StdMutex::new(FailedJoins::new(
                 config.max_failed_joins,
@@ -149,19 +181,96 @@ impl Hub {
         self.rooms.lock().await.len()
     }
 
+    /// The game `id` if it is in memory.
+    pub(crate) async fn room_in_memory(&self, id: &str) -> Option<RoomRef> {
+        self.rooms.lock().await.get(id).cloned()
+    }
+
+    /// Every game in memory.
+    pub(crate) async fn rooms_held(&self) -> Vec<RoomRef> {
+        self.rooms.lock().await.values().cloned().collect()
+    }
+
     /// The game `id`, from memory or else from the database.
-    async fn room(&self, id: &str) -> Result<Option<RoomRef>, Refusal> {
-        let mut rooms = self.rooms.lock().await;
-        if let Some(r) = rooms.get(id) {
-            return Ok(Some(r.clone()));
+    pub(crate) async fn room(&self, id: &str) -> Result<Option<RoomRef>, Refusal> {
+        if let Some(r) = self.room_in_memory(id).await {
+            return Ok(Some(r));
         }
-        let Some(stored) = self.db.load(id.to_string()).await.map_err(internal)? else {
+        // Read without holding the map, so that other games' requests go on meanwhile; if another request loaded
+        // the game at the same time, the first copy in the map is the one.
+        let Some(stored) = self.store.load(id.to_string()).await.map_err(internal)? else {
             return Ok(None);
         };
         let room = Room::from_stored(stored).map_err(internal)?;
-        let r = Arc::new(Mutex::new(room));
-        rooms.insert(id.to_string(), r.clone());
+        let (r, loaded) = {
+            let mut rooms = self.rooms.lock().await;
+            match rooms.get(id) {
+                Some(r) => (r.clone(), false),
+                None => {
+                    let r = Arc::new(Mutex::new(room));
+                    rooms.insert(id.to_string(), r.clone());
+                    (r, true)
+                }
+            }
+        };
+        if loaded && self.store.postgres().is_some() {
+            // Changes notified while the game was being read found it not yet in the map: read it once more, and
+            // ask the other servers which of its players are connected to them.
+            self.notify(Notice::Ask { server: self.server_id.clone(), game: id.to_string() }).await;
+            self.refresh(&r).await?;
+        }
         Ok(Some(r))
+    }
+
+    /// Reads the game of `r` again and, if another server changed it since, takes the newer state and tells this
+    /// server's connections what changed.
+    pub(crate) async fn refresh(&self, r: &RoomRef) -> Result<(), Refusal> {
+        let id = r.lock().await.id.clone();
+        let Some(stored) = self.store.load(id).await.map_err(internal)? else {
+            return Ok(());
+        };
+        let fresh = Room::from_stored(stored).map_err(internal)?;
+        let mut room = r.lock().await;
+        if fresh.version > room.version {
+            room.adopt(fresh);
+        }
+        Ok(())
+    }
+
+    /// Sends a notice to the other servers (with PostgreSQL; nothing with SQLite). A notice that cannot be sent is
+    /// only logged: the other servers still read the game again when a change of theirs meets a newer version.
+    pub(crate) async fn notify(&self, notice: Notice) {
+        if let Some(pg) = self.store.postgres()
+            && let Err(e) = pg.notify(&notice.to_json()).await
+        {
+            eprintln!("notify: {e}");
+        }
+    }
+
+    /// Stores a change of `room` made from its version, which it raises by one once stored. The other servers hear
+    /// of it when it commits: a stored turn (`turn`: its number, mover and notation) as the turn itself, anything
+    /// else as a change to read again.
+    async fn commit(&self, room: &mut Room, write: Write, turn: Option<(u32, String)>) -> Result<(), Refusal> {
+        let (server, game, version) = (self.server_id.clone(), room.id.clone(), room.version + 1);
+        let notice = move || {
+            match turn {
+                Some((ply, turn)) => Notice::Turn { server, game, version, ply, turn },
+                None => Notice::Changed { server, game, version },
+            }
+            .to_json()
+        };
+        match self.store.write_checked(write, room.version, notice).await {
+            Ok(()) => {
+                room.version = version;
+                Ok(())
+            }
+            Err(e) if e.conflict => Err(Refusal {
+                code: ErrorCode::ServerBusy,
+                message: "the game changed meanwhile on another server; try again".into(),
+                retry: true,
+            }),
+            Err(e) => Err(internal(e)),
+        }
     }
 
     /// The locked game `id`, looked up again if it was evicted while we waited for the lock.
@@ -178,13 +287,17 @@ impl Hub {
 
     /// Forgets a connection: out of its game (the game leaves memory when nobody is left) or the queue.
     pub async fn leave(&self, room: &RoomRef, conn: u64) {
-        let empty = {
+        let (empty, left) = {
             let mut r = room.lock().await;
-            if let Some(s) = r.remove(conn) {
-                r.broadcast(&ServerMsg::Presence { colour: colour(s), connected: false });
+            let left = r.remove(conn).map(|s| (s, r.id.clone()));
+            if let Some((s, _)) = &left {
+                r.broadcast(&ServerMsg::Presence { colour: colour(*s), connected: false });
             }
-            r.is_empty()
+            (r.is_empty(), left)
         };
+        if let Some((side, game)) = left {
+            self.notify(Notice::Presence { server: self.server_id.clone(), game, side, connected: false }).await;
+        }
         if empty {
             let mut rooms = self.rooms.lock().await;
             let mut r = room.lock().await;
@@ -196,9 +309,16 @@ impl Hub {
     }
 
     /// Leaves the quick-match queue.
-    pub fn leave_queue(&self, conn: u64) {
-        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
-        q.retain(|_, w| w.conn.id != conn);
+    pub async fn leave_queue(&self, conn: u64) {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, w| w.conn.id != conn);
+        let queued = self.queued.lock().unwrap_or_else(|p| p.into_inner()).remove(&conn);
+        if let (Some(_), Some(pg)) = (queued, self.store.postgres())
+            && let Err(e) = pg.dequeue(&self.server_id, conn as i64).await
+        {
+            // The entry stays until this server is taken for dead; a match made with it meanwhile finds the
+            // connection gone, as when a player leaves just as they are paired.
+            eprintln!("quick-match queue: {e}");
+        }
     }
 
     /// [`fanorona_net::ClientMsg::Create`].
@@ -240,7 +360,7 @@ impl Hub {
             white,
             black,
         };
-        self.db.write(Write::CreateGame(new)).await.map_err(internal)?;
+        self.store.write(Write::CreateGame(new)).await.map_err(internal)?;
         let mut room = Room::new(id.clone(), rules);
         room.spectate = Some(spectate.clone());
         let s = &mut room.seats[mine.index()];
@@ -265,7 +385,7 @@ impl Hub {
         }
         let hash = tokens::invite_hash(invite).ok_or_else(|| refuse(ErrorCode::InvalidField, "not an invite code"))?;
         // An expired invite is answered exactly as one that never existed: either way there is nothing to join.
-        let id = match self.db.find_invite(hash).await.map_err(internal)? {
+        let id = match self.store.find_invite(hash).await.map_err(internal)? {
             Some((id, created_at)) if !self.invite_expired(created_at) => id,
             _ => {
                 self.failed_joins().record(ip, Instant::now());
@@ -275,24 +395,47 @@ impl Hub {
                 ));
             }
         };
-        let (r, mut room) = self.lock_room(&id).await?;
+        let mut again = false;
+        loop {
+            let (r, mut room) = self.lock_room(&id).await?;
+            match self.take_seat(&mut room, me, &name).await {
+                Err(e) if e.retry && !again => {
+                    again = true;
+                    drop(room);
+                    self.refresh(&r).await?;
+                }
+                Err(e) => return Err(e),
+                Ok(mine) => {
+                    drop(room);
+                    let game = id.clone();
+                    self.notify(Notice::Presence { server: self.server_id.clone(), game, side: mine, connected: true })
+                        .await;
+                    return Ok(Placed::Game(r, role(mine)));
+                }
+            }
+        }
+    }
+
+    /// Seats `me` in the free seat of `room`, whose invite they hold.
+    async fn take_seat(&self, room: &mut Room, me: &ConnHandle, name: &str) -> Result<Side, Refusal> {
         let free = Side::BOTH.into_iter().find(|s| room.seats[s.index()].token_hash.is_none());
         let (true, Some(mine)) = (room.invite_open, free) else {
             return Err(refuse(ErrorCode::SeatTaken, "the invite was already used"));
         };
         let token = tokens::new_token();
-        let seat = StoredSeat { token_hash: tokens::hash(&token), name: name.clone() };
+        let seat = StoredSeat { token_hash: tokens::hash(&token), name: name.to_string() };
         let write = Write::TakeSeat { game: room.id.clone(), side: mine.name(), seat };
-        self.db.write(write).await.map_err(|e| refuse(ErrorCode::SeatTaken, e.to_string()))?;
+        self.commit(room, write, None).await?;
         room.invite_open = false;
         let s = &mut room.seats[mine.index()];
         s.token_hash = Some(tokens::hash(&token));
-        s.name = name.clone();
+        s.name = name.to_string();
         s.conn = Some(me.clone());
+        s.remote = None;
         let spectate = room.spectate.clone();
         me.send(&ServerMsg::Seated { game: room.id.clone(), colour: colour(mine), token, spectate });
         room.broadcast_state();
-        Ok(Placed::Game(r.clone(), role(mine)))
+        Ok(mine)
     }
 
     fn failed_joins(&self) -> StdMutexGuard<'_, FailedJoins> {
@@ -308,13 +451,15 @@ impl Hub {
 
     /// [`fanorona_net::ClientMsg::Resume`]: back to a seat; an older connection on it is closed.
     pub async fn resume(&self, me: &ConnHandle, token: &str) -> Result<Placed, Refusal> {
-        let found = self.db.find_seat(tokens::hash(token)).await.map_err(internal)?;
+        let found = self.store.find_seat(tokens::hash(token)).await.map_err(internal)?;
         let (id, side_name) = found.ok_or_else(|| refuse(ErrorCode::UnknownGame, "no seat has this token"))?;
         let mine = if side_name == "white" { Side::White } else { Side::Black };
         let (r, mut room) = self.lock_room(&id).await?;
         if let Some(old) = room.seats[mine.index()].conn.replace(me.clone()) {
             old.kill.notify_one();
         }
+        // A connection to another server on this seat gives way to this one.
+        room.seats[mine.index()].remote = None;
         let seated = ServerMsg::Seated {
             game: room.id.clone(),
             colour: colour(mine),
@@ -324,12 +469,14 @@ impl Hub {
         me.send(&seated);
         me.send(&room.state(role(mine)));
         room.broadcast_except(me.id, &ServerMsg::Presence { colour: colour(mine), connected: true });
-        Ok(Placed::Game(r.clone(), role(mine)))
+        drop(room);
+        self.notify(Notice::Presence { server: self.server_id.clone(), game: id, side: mine, connected: true }).await;
+        Ok(Placed::Game(r, role(mine)))
     }
 
     /// [`fanorona_net::ClientMsg::Spectate`].
     pub async fn spectate(&self, me: &ConnHandle, token: &str) -> Result<Placed, Refusal> {
-        let found = self.db.find_spectate(tokens::hash(token)).await.map_err(internal)?;
+        let found = self.store.find_spectate(tokens::hash(token)).await.map_err(internal)?;
         let id = found.ok_or_else(|| refuse(ErrorCode::UnknownGame, "no game has this spectator token"))?;
         let (r, mut room) = self.lock_room(&id).await?;
         if room.spectators.len() >= self.config.max_spectators {
@@ -343,6 +490,9 @@ impl Hub {
 
     /// [`fanorona_net::ClientMsg::QuickMatch`]: pairs with the player waiting for the same board, or waits.
     pub async fn quick_match(&self, me: &ConnHandle, board: Board, name: String) -> Result<Placed, Refusal> {
+        if self.store.postgres().is_some() {
+            return self.quick_match_shared(me, board, name).await;
+        }
         let waiting = {
             let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
             match q.remove(&board) {
@@ -383,7 +533,7 @@ impl Hub {
             white,
             black,
         };
-        if let Err(e) = self.db.write(Write::CreateGame(new)).await {
+        if let Err(e) = self.store.write(Write::CreateGame(new)).await {
             // Put the waiting player back: the failure is ours, not theirs.
             self.queue.lock().unwrap_or_else(|p| p.into_inner()).entry(board).or_insert(waiting);
             return Err(internal(e));
@@ -414,8 +564,153 @@ impl Hub {
         Ok(Placed::Game(r, role(mine)))
     }
 
+    /// Quick match with the queue that every server sharing the PostgreSQL database uses: pairs with the player
+    /// who waited longest on any live server, or waits. The waiting player's server learns of the match by a notice
+    /// ([`Hub::matched`]).
+    async fn quick_match_shared(&self, me: &ConnHandle, board: Board, name: String) -> Result<Placed, Refusal> {
+        let Some(pg) = self.store.postgres() else {
+            return Err(refuse(ErrorCode::Internal, "no shared queue"));
+        };
+        let rules = Rules { variant: variant(board), ..Rules::default() };
+        let mine = if rand::random() { Side::White } else { Side::Black };
+        let theirs = mine.opponent();
+        let id = tokens::new_game_id();
+        let (my_token, spectate) = (tokens::new_token(), tokens::new_token());
+        // If nobody waits, this token is the one this player waits with.
+        let wait_token = tokens::new_token();
+        let me_waiting = Waiter {
+            server: self.server_id.clone(),
+            conn: me.id as i64,
+            name: name.clone(),
+            token_hash: tokens::hash(&wait_token),
+        };
+        let make = |w: &Waiter| {
+            let mut seats = [None, None];
+            seats[mine.index()] = Some(StoredSeat { token_hash: tokens::hash(&my_token), name: name.clone() });
+            seats[theirs.index()] = Some(StoredSeat { token_hash: w.token_hash, name: w.name.clone() });
+            let [white, black] = seats;
+            let game = NewGame {
+                id: id.clone(),
+                variant: board.tag().to_string(),
+                rules: rules.to_tag(),
+                invite_hash: None,
+                spectate_hash: tokens::hash(&spectate),
+                spectate_code: spectate.clone(),
+                white,
+                black,
+            };
+            let conn = u64::try_from(w.conn).unwrap_or(0);
+            let notice = Notice::Matched {
+                server: self.server_id.clone(),
+                to: w.server.clone(),
+                conn,
+                game: id.clone(),
+                side: theirs,
+            };
+            (game, notice.to_json())
+        };
+        let (tx, rx) = oneshot::channel();
+        // Registered before the queue entry is stored, so that a match made at once finds it.
+        self.queued_map().insert(me.id, Queued { conn: me.clone(), token: wait_token, matched: tx });
+        let paired = pg.pair_or_wait(board.tag(), &me_waiting, make).await;
+        let waiter = match paired {
+            Ok(Some(w)) => {
+                self.queued_map().remove(&me.id);
+                w
+            }
+            Ok(None) => {
+                me.send(&ServerMsg::Queued { board });
+                return Ok(Placed::Queued(board, rx));
+            }
+            Err(e) => {
+                self.queued_map().remove(&me.id);
+                return Err(internal(e));
+            }
+        };
+        let mut room = Room::new(id.clone(), rules);
+        room.invite_open = false;
+        room.spectate = Some(spectate.clone());
+        let s = &mut room.seats[mine.index()];
+        s.token_hash = Some(tokens::hash(&my_token));
+        s.name = name;
+        s.conn = Some(me.clone());
+        let s = &mut room.seats[theirs.index()];
+        s.token_hash = Some(waiter.token_hash);
+        s.name = waiter.name;
+        me.send(&ServerMsg::Seated {
+            game: id.clone(),
+            colour: colour(mine),
+            token: my_token,
+            spectate: Some(spectate),
+        });
+        me.send(&room.state(role(mine)));
+        let r = Arc::new(Mutex::new(room));
+        self.rooms.lock().await.insert(id.clone(), r.clone());
+        self.notify(Notice::Presence { server: self.server_id.clone(), game: id, side: mine, connected: true }).await;
+        Ok(Placed::Game(r, role(mine)))
+    }
+
+    fn queued_map(&self) -> StdMutexGuard<'_, HashMap<u64, Queued>> {
+        self.queued.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Another server paired this server's waiting connection `conn` into `game`, in the seat `side`: seats it and
+    /// tells it. A connection that has gone meanwhile leaves its seat free of anyone connected, as when a player
+    /// leaves just as they are paired on one server.
+    pub(crate) async fn matched(&self, conn: u64, game: &str, side: Side) {
+        let Some(q) = self.queued_map().remove(&conn) else {
+            return;
+        };
+        let r = match self.room(game).await {
+            Ok(Some(r)) => r,
+            Ok(None) | Err(_) => {
+                q.conn.send(&ServerMsg::error(ErrorCode::Internal, "the match could not be read; try again"));
+                q.conn.kill.notify_one();
+                return;
+            }
+        };
+        {
+            let mut room = r.lock().await;
+            let seat = &mut room.seats[side.index()];
+            seat.conn = Some(q.conn.clone());
+            seat.remote = None;
+            let seated = ServerMsg::Seated {
+                game: game.to_string(),
+                colour: colour(side),
+                token: q.token.clone(),
+                spectate: room.spectate.clone(),
+            };
+            q.conn.send(&seated);
+            q.conn.send(&room.state(role(side)));
+            room.broadcast_except(q.conn.id, &ServerMsg::Presence { colour: colour(side), connected: true });
+        }
+        self.notify(Notice::Presence { server: self.server_id.clone(), game: game.to_string(), side, connected: true })
+            .await;
+        if q.matched.send((r.clone(), side)).is_err() {
+            self.leave(&r, conn).await;
+        }
+    }
+
+    /// Forgets the players connected to servers taken for dead.
+    pub(crate) async fn forget_servers(&self, dead: &[String]) {
+        for r in self.rooms_held().await {
+            let mut room = r.lock().await;
+            for side in Side::BOTH {
+                if let Some(server) = room.seats[side.index()].remote.clone()
+                    && dead.contains(&server)
+                {
+                    room.set_remote(side, &server, false);
+                }
+            }
+        }
+    }
+
     /// [`fanorona_net::ClientMsg::Turn`]: checked by the engine, stored, then broadcast.
     pub async fn turn(&self, r: &RoomRef, who: Role, ply: u32, text: &str) -> Result<(), Refusal> {
+        retrying!(self, r, self.turn_once(r, who, ply, text).await)
+    }
+
+    async fn turn_once(&self, r: &RoomRef, who: Role, ply: u32, text: &str) -> Result<(), Refusal> {
         let mut room = r.lock().await;
         let mine = player(who)?;
         open(&room)?;
@@ -432,24 +727,19 @@ impl Hub {
         let mut next = room.game.clone();
         next.play_turn(&turn).map_err(|e| refuse(ErrorCode::IllegalTurn, format!("{text}: {e}")))?;
         let notation = turn.to_string();
-        self.db
-            .write(Write::AddTurn { game: room.id.clone(), ply, notation: notation.clone() })
-            .await
-            .map_err(internal)?;
-        room.game = next;
+        let write = Write::AddTurn { game: room.id.clone(), ply, notation: notation.clone() };
+        self.commit(&mut room, write, Some((ply, notation.clone()))).await?;
         // A turn answers any standing offer: the mover's own lapse, the opponent's are declined by playing on.
-        room.draw_offer = None;
-        room.takeback = None;
-        let to_move = room.to_move().map(colour);
-        room.broadcast(&ServerMsg::TurnPlayed { ply, by: colour(mine), turn: notation, to_move });
-        if room.game.is_over() {
-            room.broadcast_state();
-        }
+        room.turn_stored(next, ply, mine, notation);
         Ok(())
     }
 
     /// Offers, accepts or declines a draw.
     pub async fn draw(&self, r: &RoomRef, who: Role, answer: Option<bool>) -> Result<(), Refusal> {
+        retrying!(self, r, self.draw_once(r, who, answer).await)
+    }
+
+    async fn draw_once(&self, r: &RoomRef, who: Role, answer: Option<bool>) -> Result<(), Refusal> {
         let mut room = r.lock().await;
         let mine = player(who)?;
         open(&room)?;
@@ -457,7 +747,8 @@ impl Hub {
         match answer {
             None if !theirs_standing => {
                 if room.draw_offer != Some(mine) {
-                    self.store_offers(&room, Some(mine), room.takeback).await?;
+                    let takeback = room.takeback;
+                    self.store_offers(&mut room, Some(mine), takeback).await?;
                     room.draw_offer = Some(mine);
                     room.broadcast(&ServerMsg::Offer { kind: OfferKind::Draw, by: colour(mine) });
                 }
@@ -466,7 +757,7 @@ impl Hub {
             // Offering against a standing offer accepts it.
             None | Some(true) if theirs_standing => {
                 let game = room.id.clone();
-                self.db.write(Write::SetEnding { game, ending: "draw".into() }).await.map_err(internal)?;
+                self.commit(&mut room, Write::SetEnding { game, ending: "draw".into() }, None).await?;
                 room.game.agree_draw().map_err(|e| refuse(ErrorCode::GameOver, e.to_string()))?;
                 room.draw_offer = None;
                 room.takeback = None;
@@ -474,7 +765,8 @@ impl Hub {
                 Ok(())
             }
             Some(false) if theirs_standing => {
-                self.store_offers(&room, None, room.takeback).await?;
+                let takeback = room.takeback;
+                self.store_offers(&mut room, None, takeback).await?;
                 room.draw_offer = None;
                 room.broadcast(&ServerMsg::Declined { kind: OfferKind::Draw, by: colour(mine) });
                 Ok(())
@@ -485,11 +777,16 @@ impl Hub {
 
     /// Resigns.
     pub async fn resign(&self, r: &RoomRef, who: Role) -> Result<(), Refusal> {
+        retrying!(self, r, self.resign_once(r, who).await)
+    }
+
+    async fn resign_once(&self, r: &RoomRef, who: Role) -> Result<(), Refusal> {
         let mut room = r.lock().await;
         let mine = player(who)?;
         open(&room)?;
         let ending = format!("resign {}", mine.name());
-        self.db.write(Write::SetEnding { game: room.id.clone(), ending }).await.map_err(internal)?;
+        let game = room.id.clone();
+        self.commit(&mut room, Write::SetEnding { game, ending }, None).await?;
         room.game.resign(mine).map_err(|e| refuse(ErrorCode::GameOver, e.to_string()))?;
         room.draw_offer = None;
         room.takeback = None;
@@ -500,6 +797,10 @@ impl Hub {
     /// Requests (`None`), accepts or declines a takeback. Accepted, it takes back the requester's last turn and the
     /// opponent's reply to it, if any, so that the requester is to move again.
     pub async fn takeback(&self, r: &RoomRef, who: Role, answer: Option<bool>) -> Result<(), Refusal> {
+        retrying!(self, r, self.takeback_once(r, who, answer).await)
+    }
+
+    async fn takeback_once(&self, r: &RoomRef, who: Role, answer: Option<bool>) -> Result<(), Refusal> {
         let mut room = r.lock().await;
         let mine = player(who)?;
         open(&room)?;
@@ -509,7 +810,8 @@ impl Hub {
                     return Err(refuse(ErrorCode::NothingToAnswer, "you have no turn to take back"));
                 }
                 if room.takeback != Some(mine) {
-                    self.store_offers(&room, room.draw_offer, Some(mine)).await?;
+                    let draw = room.draw_offer;
+                    self.store_offers(&mut room, draw, Some(mine)).await?;
                     room.takeback = Some(mine);
                     room.broadcast(&ServerMsg::Offer { kind: OfferKind::Takeback, by: colour(mine) });
                 }
@@ -521,7 +823,8 @@ impl Hub {
                     return Err(refuse(ErrorCode::NothingToAnswer, "the opponent has not asked for a takeback"));
                 }
                 if !accept {
-                    self.store_offers(&room, room.draw_offer, None).await?;
+                    let draw = room.draw_offer;
+                    self.store_offers(&mut room, draw, None).await?;
                     room.takeback = None;
                     room.broadcast(&ServerMsg::Declined { kind: OfferKind::Takeback, by: colour(mine) });
                     return Ok(());
@@ -533,7 +836,8 @@ impl Hub {
                     next.undo().map_err(|e| refuse(ErrorCode::NothingToAnswer, e.to_string()))?;
                 }
                 let from_ply = next.turns().len() as u32;
-                self.db.write(Write::TruncateTurns { game: room.id.clone(), from_ply }).await.map_err(internal)?;
+                let game = room.id.clone();
+                self.commit(&mut room, Write::TruncateTurns { game, from_ply }, None).await?;
                 room.game = next;
                 room.draw_offer = None;
                 room.takeback = None;
@@ -544,10 +848,10 @@ impl Hub {
     }
 
     /// Stores the standing offers of `room` as they are about to be; the caller changes them in memory once stored.
-    async fn store_offers(&self, room: &Room, draw: Option<Side>, takeback: Option<Side>) -> Result<(), Refusal> {
+    async fn store_offers(&self, room: &mut Room, draw: Option<Side>, takeback: Option<Side>) -> Result<(), Refusal> {
         let write =
             Write::SetOffers { game: room.id.clone(), draw: draw.map(Side::name), takeback: takeback.map(Side::name) };
-        self.db.write(write).await.map_err(internal)
+        self.commit(room, write, None).await
     }
 }
 

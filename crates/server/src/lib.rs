@@ -1,18 +1,24 @@
 //! Fanorona's game server: the web build and the online-play API (WebSocket, [`fanorona_net`] protocol) on one port.
 //!
-//! - [`db`]: SQLite storage; every change is committed before it is acknowledged.
+//! - [`store`]: where games are stored: [`db`] (SQLite, one server) or [`pg`] (PostgreSQL, shared by several
+//!   servers); every change is committed before it is acknowledged.
+//! - [`cluster`] and [`notice`]: servers sharing a PostgreSQL database tell each other what changed.
 //! - [`room`]: one game in memory.
 //! - [`hub`]: the games in memory and every request, checked with the engine.
 //! - [`conn`]: one WebSocket connection: hello, limits, dispatch.
 //! - [`guesses`]: wrong invite codes counted per address, to refuse whoever tries codes.
 //! - [`loadtest`]: the load generator (`fanorona-server loadtest`).
 
+pub mod cluster;
 pub mod conn;
 pub mod db;
 pub mod guesses;
 pub mod hub;
 pub mod loadtest;
+pub mod notice;
+pub mod pg;
 pub mod room;
+pub mod store;
 pub mod tokens;
 
 use axum::Router;
@@ -150,10 +156,18 @@ async fn upgrade(
     }
 }
 
-/// Serves on `listener` until the task is dropped.
+/// Serves on `listener` until the task is dropped, with this server's part of the cluster when the database is
+/// shared ([`cluster::run`]).
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, web_dir: Option<PathBuf>) -> std::io::Result<()> {
-    let app = router(hub, web_dir);
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
+    if let Some(pg) = hub.store.postgres() {
+        // Alive before the first player can wait in the shared queue.
+        pg.heartbeat(&hub.server_id).await.map_err(std::io::Error::other)?;
+    }
+    let app = router(hub.clone(), web_dir);
+    tokio::select! {
+        r = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()) => r,
+        () = cluster::run(hub) => Ok(()),
+    }
 }
 
 /// The default database: `games.sqlite3` in the platform's data folder.

@@ -1,7 +1,7 @@
 //! `fanorona-server`: hosts online games and the web build on one port; `fanorona-server loadtest` loads a server.
 
 use clap::{Args, Parser, Subcommand};
-use fanorona_server::{Config, db::Db, hub::Hub, loadtest};
+use fanorona_server::{Config, hub::Hub, loadtest, store::Store};
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -31,9 +31,10 @@ struct ServeArgs {
     /// The address to listen on.
     #[arg(long, default_value = "0.0.0.0")]
     bind: IpAddr,
-    /// The SQLite database (default: games.sqlite3 in the platform's data folder).
+    /// The database: the path of an SQLite file (default: games.sqlite3 in the platform's data folder), or a
+    /// PostgreSQL address (`postgres://user:password@host:port/dbname`) that several servers may share.
     #[arg(long)]
-    db: Option<PathBuf>,
+    db: Option<String>,
     /// The web build to serve (missing: only the API is served).
     #[arg(long, default_value = "web/dist")]
     web_dir: PathBuf,
@@ -82,8 +83,13 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
-    let path = args.db.or_else(fanorona_server::default_db_path).ok_or("no data folder; give --db PATH")?;
-    let db = Db::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let spec = match args.db {
+        Some(spec) => spec,
+        None => {
+            fanorona_server::default_db_path().ok_or("no data folder; give --db PATH")?.to_string_lossy().into_owned()
+        }
+    };
+    let store = Store::open(&spec).await.map_err(|e| format!("{}: {e}", shown(&spec)))?;
     let config = Config {
         max_conns_per_ip: args.max_conns_per_ip,
         max_connections: args.max_connections,
@@ -107,11 +113,35 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     // Tests and scripts read this line to learn the port.
-    println!("listening on {addr} (database {})", path.display());
+    println!("listening on {addr} (database {})", shown(&spec));
     let _ = std::io::stdout().flush();
-    let hub = Arc::new(Hub::new(db, config));
+    let hub = Arc::new(Hub::new(store, config));
     tokio::select! {
         r = fanorona_server::serve(listener, hub, web_dir) => r.map_err(|e| e.to_string()),
         _ = tokio::signal::ctrl_c() => Ok(()),
+    }
+}
+
+/// A `--db` value as it may be printed: a PostgreSQL address without its password.
+fn shown(spec: &str) -> String {
+    match spec.parse::<tokio_postgres::Config>() {
+        Ok(c) if fanorona_server::store::is_postgres_url(spec) => {
+            let hosts: Vec<String> = c
+                .get_hosts()
+                .iter()
+                .map(|h| match h {
+                    tokio_postgres::config::Host::Tcp(h) => h.clone(),
+                    tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+                })
+                .collect();
+            let port = c.get_ports().first().copied().unwrap_or(5432);
+            format!(
+                "postgres://{}@{}:{port}/{}",
+                c.get_user().unwrap_or(""),
+                hosts.join(","),
+                c.get_dbname().unwrap_or("")
+            )
+        }
+        _ => spec.to_string(),
     }
 }

@@ -1,7 +1,7 @@
 //! One game in memory: the engine's [`Game`], its seats, its spectators and the standing offers.
 
 use crate::db::{StoredGame, TokenHash};
-use fanorona_net::{Colour, GameState, PROTOCOL_VERSION, Role, SeatInfo, ServerMsg};
+use fanorona_net::{Colour, GameState, OfferKind, PROTOCOL_VERSION, Role, SeatInfo, ServerMsg};
 use fanorona_rules::record::{Record, variant_tag};
 use fanorona_rules::{Game, Outcome, Rules, Side, Turn, Variant};
 use std::sync::Arc;
@@ -46,8 +46,17 @@ pub struct Seat {
     pub token_hash: Option<TokenHash>,
     /// The display name.
     pub name: String,
-    /// The player's connection, while connected.
+    /// The player's connection, while connected to this server.
     pub conn: Option<ConnHandle>,
+    /// The server (sharing the database) the player is connected to instead, while they are.
+    pub remote: Option<String>,
+}
+
+impl Seat {
+    /// Whether the player is connected, here or to another server.
+    pub fn connected(&self) -> bool {
+        self.conn.is_some() || self.remote.is_some()
+    }
 }
 
 /// A game in memory.
@@ -72,6 +81,8 @@ pub struct Room {
     /// The spectator token, which seated players get to share; `None` for a game loaded from a database of the
     /// schema that kept only its hash.
     pub spectate: Option<String>,
+    /// The game's stored version (see [`crate::db::StoredGame::version`]): changes are stored from it.
+    pub version: i64,
 }
 
 /// The protocol's colour of a side.
@@ -112,6 +123,7 @@ impl Room {
             takeback: None,
             evicted: false,
             spectate: None,
+            version: 0,
         }
     }
 
@@ -133,6 +145,7 @@ impl Room {
         }
         room.invite_open = stored.invite_open;
         room.spectate = stored.spectate_code;
+        room.version = stored.version;
         // An offer stands only while the game goes on (every ending clears them as it is stored).
         if !room.game.is_over() {
             room.draw_offer = stored_side(stored.draw_offer.as_deref())?;
@@ -171,7 +184,7 @@ impl Room {
     pub fn state(&self, role: Role) -> ServerMsg {
         let record = Record::from_game(&self.game, &self.seats[0].name, &self.seats[1].name, "");
         let seat =
-            |s: &Seat| SeatInfo { taken: s.token_hash.is_some(), name: s.name.clone(), connected: s.conn.is_some() };
+            |s: &Seat| SeatInfo { taken: s.token_hash.is_some(), name: s.name.clone(), connected: s.connected() };
         let termination = match self.game.outcome() {
             None => String::new(),
             Some(o) => termination(o).to_string(),
@@ -219,6 +232,91 @@ impl Room {
     pub fn broadcast_state(&self) {
         for (c, role) in self.members() {
             c.send(&self.state(role));
+        }
+    }
+
+    /// Takes the game after a stored turn (numbered `ply`, played by `by`) and tells everybody; the turn answers
+    /// every standing offer.
+    pub fn turn_stored(&mut self, next: Game, ply: u32, by: Side, notation: String) {
+        self.game = next;
+        self.draw_offer = None;
+        self.takeback = None;
+        let to_move = self.to_move().map(colour);
+        self.broadcast(&ServerMsg::TurnPlayed { ply, by: colour(by), turn: notation, to_move });
+        if self.game.is_over() {
+            self.broadcast_state();
+        }
+    }
+
+    /// Records that the player of `side` is (`connected`) or no longer is connected to another server, and tells
+    /// this server's connections when that changes what they see. A seat is held by one connection: one here gives
+    /// way to the newer one there.
+    pub fn set_remote(&mut self, side: Side, server: &str, connected: bool) {
+        let seat = &mut self.seats[side.index()];
+        let before = seat.connected();
+        if connected {
+            seat.remote = Some(server.to_string());
+            if let Some(old) = seat.conn.take() {
+                old.kill.notify_one();
+            }
+        } else if seat.remote.as_deref() == Some(server) {
+            seat.remote = None;
+        }
+        let after = seat.connected();
+        // A seat this server does not yet know as taken is shown with its state once it reads the change.
+        if after != before && seat.token_hash.is_some() {
+            self.broadcast(&ServerMsg::Presence { colour: colour(side), connected: after });
+        }
+    }
+
+    /// Takes the stored state of `fresh` (the same game, read again at a newer version), keeping this room's
+    /// connections, and tells them what changed as the server that made the change told its own: the turns played
+    /// since, an offer made or declined, or else the whole state.
+    pub fn adopt(&mut self, fresh: Room) {
+        let (old_turns, old_draw, old_takeback) = (self.game.turns().len(), self.draw_offer, self.takeback);
+        let extends = fresh.game.turns().len() > old_turns && fresh.game.turns()[..old_turns] == *self.game.turns();
+        let same_turns = fresh.game.turns() == self.game.turns();
+        let seats_same = self.seats.iter().zip(&fresh.seats).all(|(a, b)| a.token_hash == b.token_hash);
+        let over_before = self.game.is_over();
+        self.game = fresh.game;
+        self.invite_open = fresh.invite_open;
+        self.draw_offer = fresh.draw_offer;
+        self.takeback = fresh.takeback;
+        self.spectate = fresh.spectate.or(self.spectate.take());
+        self.version = fresh.version;
+        for (seat, f) in self.seats.iter_mut().zip(fresh.seats) {
+            seat.token_hash = f.token_hash;
+            seat.name = f.name;
+        }
+        let offers_clear = self.draw_offer.is_none() && self.takeback.is_none();
+        if seats_same && extends && offers_clear && !over_before {
+            let starts = self.game.turn_starts();
+            let turns = self.game.turns();
+            for ply in old_turns..turns.len() {
+                let by = colour(starts[ply].side_to_move());
+                let to_move = if ply + 1 == turns.len() {
+                    self.to_move().map(colour)
+                } else {
+                    Some(colour(starts[ply + 1].side_to_move()))
+                };
+                let msg = ServerMsg::TurnPlayed { ply: ply as u32, by, turn: turns[ply].to_string(), to_move };
+                self.broadcast(&msg);
+            }
+            if self.game.is_over() {
+                self.broadcast_state();
+            }
+        } else if seats_same && same_turns && !self.game.is_over() && !over_before {
+            for (kind, old, new) in
+                [(OfferKind::Draw, old_draw, self.draw_offer), (OfferKind::Takeback, old_takeback, self.takeback)]
+            {
+                match (old, new) {
+                    (None, Some(by)) => self.broadcast(&ServerMsg::Offer { kind, by: colour(by) }),
+                    (Some(by), None) => self.broadcast(&ServerMsg::Declined { kind, by: colour(by.opponent()) }),
+                    _ => {}
+                }
+            }
+        } else {
+            self.broadcast_state();
         }
     }
 
@@ -278,8 +376,10 @@ mod tests {
             turns: vec!["d3-e3A".into(), "f4-f3A".into()],
             draw_offer: None,
             takeback_request: None,
+            version: 5,
         };
         let room = Room::from_stored(stored.clone()).unwrap();
+        assert_eq!(room.version, 5);
         assert_eq!(room.ply(), 2);
         assert_eq!(room.to_move(), None);
         assert_eq!(room.spectate.as_deref(), Some("watch"));

@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
+pub mod postgres;
+
 use fanorona_net::{ClientMsg, PROTOCOL_VERSION, ServerMsg, parse_server};
-use fanorona_server::{Config, db::Db, hub::Hub};
+use fanorona_server::{Config, db::Db, hub::Hub, store::Store};
 use futures_util::{SinkExt, StreamExt};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -26,7 +28,12 @@ pub struct InProcess {
 
 /// Starts a server in this process.
 pub async fn start(db: &Path, config: Config, web_dir: Option<&Path>) -> InProcess {
-    let db = Db::open(db).unwrap();
+    start_with(Db::open(db).unwrap().into(), config, web_dir).await
+}
+
+/// Starts a server in this process on `store`.
+pub async fn start_with(store: Store, config: Config, web_dir: Option<&Path>) -> InProcess {
+    let db = store;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let hub = Arc::new(Hub::new(db, config));
@@ -47,8 +54,9 @@ impl Drop for Process {
     }
 }
 
-/// Starts the server binary on `port` (0: any) and reads its address from its first line.
-pub fn spawn_binary(db: &Path, port: u16) -> Process {
+/// Starts the server binary on `port` (0: any) with the database `db` (an SQLite path or a PostgreSQL address) and
+/// reads its address from its first line.
+pub fn spawn_binary(db: impl AsRef<std::ffi::OsStr>, port: u16) -> Process {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona-server"))
         .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
         .arg("--db")

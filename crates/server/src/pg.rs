@@ -1,0 +1,416 @@
+//! PostgreSQL storage, for servers that share their games: the SQLite store's games, seats and turns, plus the
+//! servers alive, one quick-match queue, and notifications that tell the other servers what changed.
+//!
+//! Every change is one transaction that commits before the server acknowledges it, as with SQLite. A change to a
+//! game names the version it was made from and raises it by one, so two servers that both hold a game cannot both
+//! apply a different change to the same state: the second meets a conflict, reads the game again and decides anew.
+//! The change's notification (`pg_notify`) is sent in the same transaction, so PostgreSQL delivers it exactly when
+//! the change commits, never for a change that did not.
+
+use crate::db::{DbError, NewGame, StoredGame, StoredSeat, TokenHash, Write, unix_now};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+/// The channel every server listens on; each notification's payload names its game (see `crate::cluster`).
+pub const CHANNEL: &str = "fanorona";
+
+/// The migrations, in order; the number applied is kept in `schema_version`.
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/postgres/0001_init.sql")];
+
+/// Connections in the pool: enough for the writes of many games at once (PostgreSQL commits concurrent
+/// transactions with one disk flush), few enough for a small database server.
+const POOL_SIZE: usize = 16;
+
+/// An arbitrary key of the advisory lock under which a server applies the migrations, so that servers started
+/// together do not apply them twice.
+const MIGRATION_LOCK: i64 = 0x0fa9_0a0a;
+
+/// The first key of the advisory locks that serialize quick matching, one per board.
+const QUEUE_LOCK: i32 = 0x0fa9_0b0b;
+
+/// Seconds within which a server must have been seen for its waiting players to be paired (it beats every
+/// [`HEARTBEAT_S`] seconds).
+pub const ALIVE_S: f64 = 10.0;
+
+/// Seconds between a server's heartbeats.
+pub const HEARTBEAT_S: u64 = 2;
+
+impl From<tokio_postgres::Error> for DbError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        // A unique key refused the change: it was already made (a turn stored twice, a token taken).
+        if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+            DbError::conflict(e.to_string())
+        } else {
+            DbError::new(e.as_db_error().map(|d| d.to_string()).unwrap_or_else(|| e.to_string()))
+        }
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for DbError {
+    fn from(e: deadpool_postgres::PoolError) -> Self {
+        DbError::new(format!("database connection: {e}"))
+    }
+}
+
+/// A player waiting for a quick match, as the queue holds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Waiter {
+    /// The id of the server the player is connected to.
+    pub server: String,
+    /// The connection's id on that server.
+    pub conn: i64,
+    /// The display name.
+    pub name: String,
+    /// The hash of the seat token the player's server chose for them.
+    pub token_hash: TokenHash,
+}
+
+/// The PostgreSQL database: a pool of connections, and the address to open the listening connection with.
+#[derive(Clone)]
+pub struct PgStore {
+    pool: Pool,
+    config: std::sync::Arc<tokio_postgres::Config>,
+}
+
+fn hash_of(bytes: Vec<u8>) -> TokenHash {
+    bytes.try_into().unwrap_or([0; 32])
+}
+
+async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> Result<(), DbError> {
+    let t = unix_now();
+    if let Some(version) = expect {
+        let n = tx
+            .execute(
+                "UPDATE games SET version = version + 1 WHERE id = $1 AND version = $2",
+                &[&write.game(), &version],
+            )
+            .await?;
+        if n != 1 {
+            return Err(DbError::conflict(format!("game {:?} is no longer at version {version}", write.game())));
+        }
+    }
+    match write {
+        Write::CreateGame(g) => {
+            tx.execute(
+                "INSERT INTO games (id, variant, rules, created_at, invite_hash, spectate_hash, spectate_code, \
+                 updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $4)",
+                &[
+                    &g.id,
+                    &g.variant,
+                    &g.rules,
+                    &t,
+                    &g.invite_hash.map(|h| h.to_vec()),
+                    &g.spectate_hash.to_vec(),
+                    &g.spectate_code,
+                ],
+            )
+            .await?;
+            for (side, seat) in [("white", &g.white), ("black", &g.black)] {
+                if let Some(s) = seat {
+                    tx.execute(
+                        "INSERT INTO seats (game_id, side, token_hash, name) VALUES ($1, $2, $3, $4)",
+                        &[&g.id, &side, &s.token_hash.to_vec(), &s.name],
+                    )
+                    .await?;
+                }
+            }
+        }
+        Write::TakeSeat { game, side, seat } => {
+            let used = tx
+                .execute(
+                    "UPDATE games SET invite_hash = NULL, updated_at = $2 WHERE id = $1 AND invite_hash IS NOT NULL",
+                    &[game, &t],
+                )
+                .await?;
+            if used != 1 {
+                return Err(DbError::conflict("the invite was already used"));
+            }
+            tx.execute(
+                "INSERT INTO seats (game_id, side, token_hash, name) VALUES ($1, $2, $3, $4)",
+                &[game, side, &seat.token_hash.to_vec(), &seat.name],
+            )
+            .await?;
+        }
+        Write::AddTurn { game, ply, notation } => {
+            let ply = i32::try_from(*ply).map_err(|_| DbError::new("turn number out of range"))?;
+            tx.execute("INSERT INTO turns (game_id, ply, notation) VALUES ($1, $2, $3)", &[game, &ply, notation])
+                .await?;
+            tx.execute(
+                "UPDATE games SET updated_at = $2, draw_offer = NULL, takeback_request = NULL WHERE id = $1",
+                &[game, &t],
+            )
+            .await?;
+        }
+        Write::TruncateTurns { game, from_ply } => {
+            let from = i32::try_from(*from_ply).map_err(|_| DbError::new("turn number out of range"))?;
+            tx.execute("DELETE FROM turns WHERE game_id = $1 AND ply >= $2", &[game, &from]).await?;
+            tx.execute(
+                "UPDATE games SET updated_at = $2, draw_offer = NULL, takeback_request = NULL WHERE id = $1",
+                &[game, &t],
+            )
+            .await?;
+        }
+        Write::SetEnding { game, ending } => {
+            tx.execute(
+                "UPDATE games SET ending = $2, updated_at = $3, draw_offer = NULL, takeback_request = NULL \
+                 WHERE id = $1",
+                &[game, ending, &t],
+            )
+            .await?;
+        }
+        Write::SetOffers { game, draw, takeback } => {
+            let changed = tx
+                .execute(
+                    "UPDATE games SET draw_offer = $2, takeback_request = $3, updated_at = $4 WHERE id = $1",
+                    &[game, draw, takeback, &t],
+                )
+                .await?;
+            if changed != 1 {
+                return Err(DbError::new(format!("no game {game:?}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/dbname`) and applies the migrations.
+    pub async fn connect(url: &str) -> Result<PgStore, DbError> {
+        let config: tokio_postgres::Config = url.parse().map_err(|e| DbError::new(format!("{url}: {e}")))?;
+        let manager =
+            Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool =
+            Pool::builder(manager).max_size(POOL_SIZE).build().map_err(|e| DbError::new(format!("pool: {e}")))?;
+        let store = PgStore { pool, config: config.into() };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<(), DbError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (applied INTEGER NOT NULL)").await?;
+        let applied: i32 = match tx.query_opt("SELECT applied FROM schema_version", &[]).await? {
+            Some(row) => row.get(0),
+            None => {
+                tx.execute("INSERT INTO schema_version (applied) VALUES (0)", &[]).await?;
+                0
+            }
+        };
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied.max(0) as usize) {
+            tx.batch_execute(sql).await?;
+            tx.execute("UPDATE schema_version SET applied = $1", &[&(i as i32 + 1)]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores a change; returns once it is committed.
+    pub async fn write(&self, write: Write) -> Result<(), DbError> {
+        self.write_checked(write, None, None).await
+    }
+
+    /// Stores a change made from version `expect` of its game (which it raises by one; a conflict if the stored game
+    /// is at another version), and sends `notice` to every listening server when it commits.
+    pub async fn write_checked(
+        &self,
+        write: Write,
+        expect: Option<i64>,
+        notice: Option<String>,
+    ) -> Result<(), DbError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        apply(&tx, &write, expect).await?;
+        if let Some(payload) = notice {
+            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Sends `payload` to every listening server (this one included).
+    pub async fn notify(&self, payload: &str) -> Result<(), DbError> {
+        let client = self.pool.get().await?;
+        client.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).await?;
+        Ok(())
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        let client = self.pool.get().await?;
+        client.execute("SELECT 1", &[]).await?;
+        Ok(())
+    }
+
+    /// The game and side of a seat token's hash.
+    pub async fn find_seat(&self, hash: TokenHash) -> Result<Option<(String, String)>, DbError> {
+        let client = self.pool.get().await?;
+        let row = client.query_opt("SELECT game_id, side FROM seats WHERE token_hash = $1", &[&hash.to_vec()]).await?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    /// The game of an unused invite code's hash, and when the game was created (Unix seconds).
+    pub async fn find_invite(&self, hash: TokenHash) -> Result<Option<(String, i64)>, DbError> {
+        let client = self.pool.get().await?;
+        let row =
+            client.query_opt("SELECT id, created_at FROM games WHERE invite_hash = $1", &[&hash.to_vec()]).await?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    /// The game of a spectator token's hash.
+    pub async fn find_spectate(&self, hash: TokenHash) -> Result<Option<String>, DbError> {
+        let client = self.pool.get().await?;
+        let row = client.query_opt("SELECT id FROM games WHERE spectate_hash = $1", &[&hash.to_vec()]).await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    /// A whole stored game, read in one snapshot.
+    pub async fn load(&self, id: String) -> Result<Option<StoredGame>, DbError> {
+        let mut client = self.pool.get().await?;
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let Some(row) = tx
+            .query_opt(
+                "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request, \
+                 spectate_code, version FROM games WHERE id = $1",
+                &[&id],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let mut seats = [None, None];
+        for r in tx.query("SELECT side, token_hash, name FROM seats WHERE game_id = $1", &[&id]).await? {
+            let side: String = r.get(0);
+            let seat = StoredSeat { token_hash: hash_of(r.get(1)), name: r.get(2) };
+            seats[usize::from(side == "black")] = Some(seat);
+        }
+        let turns = tx
+            .query("SELECT notation FROM turns WHERE game_id = $1 ORDER BY ply", &[&id])
+            .await?
+            .into_iter()
+            .map(|r| r.get(0))
+            .collect();
+        tx.commit().await?;
+        let [white, black] = seats;
+        Ok(Some(StoredGame {
+            id,
+            variant: row.get(0),
+            rules: row.get(1),
+            invite_open: row.get(2),
+            ending: row.get(3),
+            draw_offer: row.get(4),
+            takeback_request: row.get(5),
+            spectate_code: row.get(6),
+            version: row.get(7),
+            white,
+            black,
+            turns,
+        }))
+    }
+
+    /// Opens a connection that listens on [`CHANNEL`]: the payloads arrive on the receiver, which ends when the
+    /// connection does. Keep the returned client: the connection closes with it.
+    pub async fn listen(&self) -> Result<(tokio_postgres::Client, mpsc::UnboundedReceiver<String>), DbError> {
+        let (client, mut connection) = self.config.connect(NoTls).await?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+            while let Some(Ok(message)) = messages.next().await {
+                if let AsyncMessage::Notification(n) = message
+                    && tx.send(n.payload().to_string()).is_err()
+                {
+                    return;
+                }
+            }
+        });
+        client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+        Ok((client, rx))
+    }
+
+    /// Marks the server `id` alive now.
+    pub async fn heartbeat(&self, id: &str) -> Result<(), DbError> {
+        let client = self.pool.get().await?;
+        client
+            .execute(
+                "INSERT INTO servers (id, seen_at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET seen_at = now()",
+                &[&id],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets the servers not seen for `dead_after_s` seconds and their players' places in the queue; returns their
+    /// ids, so that this server can stop counting their players as connected.
+    pub async fn bury_dead_servers(&self, dead_after_s: f64) -> Result<Vec<String>, DbError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        let dead: Vec<String> = tx
+            .query(
+                "DELETE FROM servers WHERE seen_at < now() - make_interval(secs => $1) RETURNING id",
+                &[&dead_after_s],
+            )
+            .await?
+            .into_iter()
+            .map(|r| r.get(0))
+            .collect();
+        tx.execute("DELETE FROM queue WHERE server NOT IN (SELECT id FROM servers)", &[]).await?;
+        tx.commit().await?;
+        Ok(dead)
+    }
+
+    /// Takes a player out of the queue; whether they were in it.
+    pub async fn dequeue(&self, server: &str, conn: i64) -> Result<bool, DbError> {
+        let client = self.pool.get().await?;
+        Ok(client.execute("DELETE FROM queue WHERE server = $1 AND conn = $2", &[&server, &conn]).await? == 1)
+    }
+
+    /// Quick match for `me` on `board`, in one transaction: pairs with the player who has waited longest on a server
+    /// seen alive in the last [`ALIVE_S`] seconds (taking them out of the queue, storing the game `make` builds for
+    /// them and sending `make`'s notice), or else puts `me` in the queue. Matching for one board is serialized
+    /// across servers by an advisory lock, so two players who ask at once on different servers are paired with
+    /// each other, never both left waiting nor both given the same third player.
+    pub async fn pair_or_wait(
+        &self,
+        board: &str,
+        me: &Waiter,
+        make: impl FnOnce(&Waiter) -> (NewGame, String),
+    ) -> Result<Option<Waiter>, DbError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", &[&QUEUE_LOCK, &board]).await?;
+        let row = tx
+            .query_opt(
+                "SELECT server, conn, name, token_hash FROM queue \
+                 WHERE board = $1 AND NOT (server = $2 AND conn = $3) \
+                 AND server IN (SELECT id FROM servers WHERE seen_at > now() - make_interval(secs => $4)) \
+                 ORDER BY entered_at LIMIT 1",
+                &[&board, &me.server, &me.conn, &ALIVE_S],
+            )
+            .await?;
+        let Some(row) = row else {
+            tx.execute(
+                "INSERT INTO queue (server, conn, board, name, token_hash) VALUES ($1, $2, $3, $4, $5)",
+                &[&me.server, &me.conn, &board, &me.name, &me.token_hash.to_vec()],
+            )
+            .await?;
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let waiter = Waiter { server: row.get(0), conn: row.get(1), name: row.get(2), token_hash: hash_of(row.get(3)) };
+        tx.execute("DELETE FROM queue WHERE server = $1 AND conn = $2", &[&waiter.server, &waiter.conn]).await?;
+        let (game, notice) = make(&waiter);
+        apply(&tx, &Write::CreateGame(game), None).await?;
+        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &notice]).await?;
+        tx.commit().await?;
+        Ok(Some(waiter))
+    }
+}
