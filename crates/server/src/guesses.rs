@@ -92,7 +92,7 @@ impl FailedJoins {
 
 /// The address that counts: for IPv6 its /64 network, since a subscriber commonly gets a whole /64 and could
 /// otherwise take a fresh address for every guess.
-fn key(ip: IpAddr) -> IpAddr {
+pub(crate) fn key(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
         v4 => v4,

@@ -3,10 +3,12 @@
 //! - [`db`]: SQLite storage; every change is committed before it is acknowledged.
 //! - [`room`]: one game in memory.
 //! - [`hub`]: the games in memory and every request, checked with the engine.
+//! - [`accept`]: the accept loop: header-read timeout and connections per address.
 //! - [`conn`]: one WebSocket connection: hello, limits, dispatch.
 //! - [`guesses`]: wrong invite codes counted per address, to refuse whoever tries codes.
 //! - [`loadtest`]: the load generator (`fanorona-server loadtest`).
 
+pub mod accept;
 pub mod conn;
 pub mod db;
 pub mod guesses;
@@ -36,6 +38,14 @@ use tower_http::set_header::SetResponseHeader;
 pub struct Config {
     /// Open WebSocket connections allowed from one IP address.
     pub max_conns_per_ip: usize,
+    /// Open TCP connections allowed from one IP address (an IPv6 /64), counted when accepted, whatever they carry
+    /// (WebSocket, files, nothing yet); one more is closed at once. Connections from [`Config::trusted_proxies`] are
+    /// not counted, since every client comes through them ([`Config::max_conns_per_ip`] still counts the clients'
+    /// WebSockets behind them).
+    pub max_tcp_per_ip: usize,
+    /// A connection must send a whole request head within this time of being accepted, and again of its last
+    /// response when it is kept alive; otherwise it is closed. A WebSocket is no longer concerned once upgraded.
+    pub header_read_timeout: Duration,
     /// Open WebSocket connections allowed in all.
     pub max_connections: usize,
     /// Messages a second one connection may send on average.
@@ -74,6 +84,8 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             max_conns_per_ip: 16,
+            max_tcp_per_ip: 64,
+            header_read_timeout: Duration::from_secs(10),
             max_connections: 20_000,
             msgs_per_sec: 10.0,
             burst: 20.0,
@@ -150,10 +162,11 @@ async fn upgrade(
     }
 }
 
-/// Serves on `listener` until the task is dropped.
+/// Serves on `listener` until the task is dropped, with the limits of [`accept::run`].
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, web_dir: Option<PathBuf>) -> std::io::Result<()> {
+    let config = hub.config.clone();
     let app = router(hub, web_dir);
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
+    accept::run(listener, app, &config, Arc::new(accept::TcpCounts::default())).await
 }
 
 /// The default database: `games.sqlite3` in the platform's data folder.
