@@ -33,6 +33,9 @@ use std::time::Duration;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeader;
 
+/// The biggest message the WebSocket layer reads (see [`upgrade`]).
+const WS_MESSAGE_LIMIT: usize = 2 * MAX_CLIENT_MESSAGE_BYTES;
+
 /// The server's limits.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -56,7 +59,8 @@ pub struct Config {
     pub max_strikes: u32,
     /// A connection that sends nothing (not even a ping) for this long is closed.
     pub idle_timeout: Duration,
-    /// A connection must say hello within this time.
+    /// A connection must say hello within this time of its upgrade; frames before it (pings included) do not put
+    /// the deadline off.
     pub hello_timeout: Duration,
     /// Spectators allowed in one game.
     pub max_spectators: usize,
@@ -150,12 +154,14 @@ async fn upgrade(
 ) -> Response {
     match hub.admit(client_ip(addr.ip(), &headers, &hub.config.trusted_proxies)) {
         // Client messages are small: an 8 KiB read buffer instead of 128 KiB keeps an idle game's memory low, and
-        // writing each message at once (no write buffering) keeps the latency low.
+        // writing each message at once (no write buffering) keeps the latency low. The WebSocket layer lets through
+        // messages of up to twice the protocol's limit, so that one a little over it is read and answered with
+        // `too_large` ([`conn`] closes the connection after); bigger ones fail the read, answered best effort.
         Ok(guard) => ws
             .read_buffer_size(8 * 1024)
             .write_buffer_size(0)
-            .max_message_size(MAX_CLIENT_MESSAGE_BYTES)
-            .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
+            .max_message_size(WS_MESSAGE_LIMIT)
+            .max_frame_size(WS_MESSAGE_LIMIT)
             .on_upgrade(move |socket| conn::run(hub, socket, guard)),
         Err(ErrorCode::ServerBusy) => (StatusCode::SERVICE_UNAVAILABLE, "server busy").into_response(),
         Err(_) => (StatusCode::TOO_MANY_REQUESTS, "too many connections from this address").into_response(),

@@ -552,8 +552,9 @@ async fn oversized_idle_and_badly_named_clients_are_refused() {
     assert_eq!(c.error().await, ErrorCode::InvalidField);
     c.send(&ClientMsg::Join { invite: "x".repeat(40), name: String::new() }).await;
     assert_eq!(c.error().await, ErrorCode::InvalidField);
-    // A message over the size limit closes the connection at the WebSocket layer.
+    // A message over the size limit is refused as too large, and the connection closed.
     c.send_text(&format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(8 * 1024))).await;
+    assert_eq!(c.error().await, ErrorCode::TooLarge);
     assert!(c.try_recv().await.is_none());
     // Silence closes a connection: before the hello, and after it.
     let mut quiet = Client::raw(server.addr).await;
