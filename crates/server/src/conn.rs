@@ -244,7 +244,9 @@ async fn handle(hub: &Hub, me: &ConnHandle, ip: IpAddr, place: &mut Place, msg: 
     match place {
         Place::Lobby if placing => {
             let placed = match msg {
-                ClientMsg::Create { board, rules, colour, name } => hub.create(me, board, &rules, colour, name).await,
+                ClientMsg::Create { board, rules, colour, name } => {
+                    hub.create(me, ip, board, &rules, colour, name).await
+                }
                 ClientMsg::Join { invite, name } => hub.join(me, ip, &invite, name).await,
                 ClientMsg::Resume { token } => hub.resume(me, &token).await,
                 ClientMsg::Spectate { token } => hub.spectate(me, &token).await,

@@ -44,6 +44,16 @@ impl std::fmt::Display for DbError {
 
 impl std::error::Error for DbError {}
 
+/// The error of [`Write::TakeSeat`] when the invite was used already: a seat really taken, not a storage failure.
+const INVITE_USED: &str = "the invite was already used";
+
+impl DbError {
+    /// Whether this is [`Write::TakeSeat`] finding the invite used already (the seat taken), rather than a failure.
+    pub fn is_invite_used(&self) -> bool {
+        self.0 == INVITE_USED
+    }
+}
+
 impl From<rusqlite::Error> for DbError {
     fn from(e: rusqlite::Error) -> Self {
         DbError(e.to_string())
@@ -225,7 +235,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), DbError> {
                 params![game, t],
             )?;
             if used != 1 {
-                return Err(DbError("the invite was already used".into()));
+                return Err(DbError(INVITE_USED.into()));
             }
             conn.execute(
                 "INSERT INTO seats (game_id, side, token_hash, name) VALUES (?1, ?2, ?3, ?4)",

@@ -1,5 +1,6 @@
 //! Wrong invite codes counted per client address: past a number of them in a window of time, an address's joins are
-//! refused before its code is even looked up, so that nobody can try codes until one fits.
+//! refused before its code is even looked up, so that nobody can try codes until one fits. The same table counts the
+//! games each address creates ([`FailedJoins::take`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -66,6 +67,14 @@ impl FailedJoins {
         }
         self.windows.insert(ip, Window { start: now, failures: 1 });
         self.order.push_back((ip, now));
+    }
+
+    /// Checks `ip` at `now` and, if it may go on, counts it at once: for a budget of attempts (such as games created)
+    /// rather than of failures, exact whatever the number of connections of the address.
+    pub fn take(&mut self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
+        self.check(ip, now)?;
+        self.record(ip, now);
+        Ok(())
     }
 
     /// Addresses remembered now.

@@ -68,6 +68,8 @@ pub struct Hub {
     queue: StdMutex<HashMap<Board, Waiting>>,
     per_ip: StdMutex<HashMap<IpAddr, usize>>,
     failed_joins: StdMutex<FailedJoins>,
+    /// Games created per address: the same fixed-window count as wrong invite codes, every creation counted.
+    creates: StdMutex<FailedJoins>,
     connections: AtomicUsize,
     next_conn: AtomicU64,
 }
@@ -118,6 +120,7 @@ impl Hub {
                 config.failed_join_window,
                 config.failed_join_addresses,
             )),
+            creates: StdMutex::new(FailedJoins::new(config.max_creates, config.create_window, config.create_addresses)),
             connections: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
             config,
@@ -201,16 +204,23 @@ impl Hub {
         q.retain(|_, w| w.conn.id != conn);
     }
 
-    /// [`fanorona_net::ClientMsg::Create`].
+    /// [`fanorona_net::ClientMsg::Create`] from a client at `ip`, which may create [`Config::max_creates`] games per
+    /// [`Config::create_window`] (counted per address, so reconnecting does not start afresh).
     pub async fn create(
         &self,
         me: &ConnHandle,
+        ip: IpAddr,
         board: Board,
         rules: &str,
         choice: ColourChoice,
         name: String,
     ) -> Result<Placed, Refusal> {
         let rules = Rules::from_tag(rules, variant(board)).map_err(|e| refuse(ErrorCode::BadRules, e.to_string()))?;
+        let allowed = self.creates.lock().unwrap_or_else(|p| p.into_inner()).take(ip, Instant::now());
+        if let Err(wait) = allowed {
+            let text = format!("too many games created from this address; try again in {}", in_words(wait));
+            return Err(refuse(ErrorCode::RateLimited, text));
+        }
         let mine = match choice {
             ColourChoice::White => Side::White,
             ColourChoice::Black => Side::Black,
@@ -283,7 +293,9 @@ impl Hub {
         let token = tokens::new_token();
         let seat = StoredSeat { token_hash: tokens::hash(&token), name: name.clone() };
         let write = Write::TakeSeat { game: room.id.clone(), side: mine.name(), seat };
-        self.db.write(write).await.map_err(|e| refuse(ErrorCode::SeatTaken, e.to_string()))?;
+        self.db.write(write).await.map_err(|e| {
+            if e.is_invite_used() { refuse(ErrorCode::SeatTaken, "the invite was already used") } else { internal(e) }
+        })?;
         room.invite_open = false;
         let s = &mut room.seats[mine.index()];
         s.token_hash = Some(tokens::hash(&token));

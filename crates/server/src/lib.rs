@@ -79,6 +79,15 @@ pub struct Config {
     /// Addresses whose failed joins are remembered at once: the table's memory is bounded by it, and when it is
     /// full the address whose window started first is forgotten.
     pub failed_join_addresses: usize,
+    /// Games one address (an IPv6 /64) may create within [`Config::create_window`] of its first; past them its
+    /// creations are refused as `rate_limited` until the window ends (a fixed window, so up to twice as many around
+    /// its end). Counted per address, not per connection, so reconnecting does not start afresh. Quick matches are
+    /// not counted: they need a second player. A `max_creates` of 0 is taken as 1.
+    pub max_creates: u32,
+    /// The window of [`Config::max_creates`].
+    pub create_window: Duration,
+    /// Addresses whose creations are remembered at once (as [`Config::failed_join_addresses`]).
+    pub create_addresses: usize,
     /// Reverse proxies whose `X-Forwarded-For` header names the client (see [`client_ip`]); none by default, so
     /// that a client cannot choose the address its connections count against.
     pub trusted_proxies: Vec<IpAddr>,
@@ -101,6 +110,9 @@ impl Default for Config {
             max_failed_joins: 10,
             failed_join_window: Duration::from_secs(10 * 60),
             failed_join_addresses: 100_000,
+            max_creates: 60,
+            create_window: Duration::from_secs(10 * 60),
+            create_addresses: 100_000,
             trusted_proxies: Vec::new(),
         }
     }

@@ -246,5 +246,80 @@ async fn create(c: &mut Client) -> Result<(), (ErrorCode, String)> {
     .await
 }
 
-#[allow(dead_code)]
-fn unused(_: Board, _: ColourChoice, _: ErrorCode) {}
+/// A greeted client whose connection comes through the trusted proxy (the loopback peer) for `forwarded`.
+async fn via_proxy(addr: SocketAddr, forwarded: &str) -> Client {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    request.headers_mut().insert("x-forwarded-for", forwarded.parse().unwrap());
+    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let mut c = Client { ws };
+    c.send(&ClientMsg::Hello { version: fanorona_net::PROTOCOL_VERSION }).await;
+    assert!(matches!(c.recv().await, ServerMsg::Welcome { .. }));
+    c
+}
+
+#[tokio::test]
+async fn an_address_creates_a_bounded_number_of_games_whatever_its_connections() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        max_creates: 5,
+        msgs_per_sec: 1000.0,
+        burst: 1000.0,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Config::default()
+    };
+    let server = start(&dir.path().join("db.sqlite3"), config, None).await;
+    // Five games, each on a fresh connection, as the attack reconnected to reset the per-connection limit.
+    for i in 0..5 {
+        let mut c = via_proxy(server.addr, "203.0.113.7").await;
+        assert_eq!(create(&mut c).await, Ok(()), "game {i}");
+    }
+    // Then 50 more tries, on new connections and on one: all refused, with the wait in words.
+    let mut c = via_proxy(server.addr, "203.0.113.7").await;
+    for _ in 0..25 {
+        let (code, message) = create(&mut c).await.unwrap_err();
+        assert_eq!(code, ErrorCode::RateLimited);
+        assert!(message.contains("too many games") && message.contains("10 minutes"), "{message}");
+        let mut fresh = via_proxy(server.addr, "203.0.113.7").await;
+        assert_eq!(create(&mut fresh).await.map_err(|e| e.0), Err(ErrorCode::RateLimited));
+    }
+    // An IPv6 subscriber counts as its /64; another address is not concerned.
+    for i in 0..5 {
+        let mut c = via_proxy(server.addr, &format!("2001:db8:1:2::{i}")).await;
+        assert_eq!(create(&mut c).await, Ok(()), "v6 game {i}");
+    }
+    let mut c = via_proxy(server.addr, "2001:db8:1:2:ffff::9").await;
+    assert_eq!(create(&mut c).await.map_err(|e| e.0), Err(ErrorCode::RateLimited));
+    let mut other = via_proxy(server.addr, "203.0.113.8").await;
+    assert_eq!(create(&mut other).await, Ok(()));
+}
+
+#[tokio::test]
+async fn a_storage_failure_on_join_is_internal_not_seat_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.sqlite3");
+    let server = start(&path, Config::default(), None).await;
+    let mut a = Client::connect(server.addr).await;
+    let create =
+        ClientMsg::Create { board: Board::Tsivy, rules: String::new(), colour: ColourChoice::White, name: "A".into() };
+    a.send(&create).await;
+    let ServerMsg::Created { invite, .. } = a.recv().await else { panic!("expected created") };
+    // The disk refuses the seat's row, as a full or failing disk would.
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute_batch("CREATE TRIGGER broken BEFORE INSERT ON seats BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;")
+        .unwrap();
+    let mut b = Client::connect(server.addr).await;
+    b.send(&ClientMsg::Join { invite: invite.clone(), name: "B".into() }).await;
+    let (code, message) = b
+        .recv_until(|m| match m {
+            ServerMsg::Error { code, message } => Some((*code, message.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, ErrorCode::Internal);
+    assert!(!message.contains("disk on fire"), "the database's text reached the client: {message}");
+    // Nothing was taken: once the disk is back, the same invite seats the friend.
+    db.execute_batch("DROP TRIGGER broken;").unwrap();
+    b.send(&ClientMsg::Join { invite, name: "B".into() }).await;
+    assert!(matches!(b.recv().await, ServerMsg::Seated { .. }));
+}
