@@ -166,9 +166,27 @@ pub enum Write {
     },
 }
 
+/// What the writer thread is asked to do.
+enum Task {
+    /// A change.
+    Write(Write),
+    /// Nothing, in a transaction of its batch: answered once the writer has taken it and committed.
+    Probe,
+    /// Ends the writer thread as a panic would, so that tests can see what a dead writer does.
+    #[cfg(test)]
+    Die,
+}
+
 struct Job {
-    write: Write,
+    task: Task,
     done: oneshot::Sender<Result<(), DbError>>,
+}
+
+/// How long [`Db::healthy`] waits for the writer and a read.
+const HEALTH_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn writer_stopped<E>(_: E) -> DbError {
+    DbError("the database writer stopped".into())
 }
 
 /// The database: a writer thread fed by a queue, and a connection for reads.
@@ -286,7 +304,12 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
         let mut tx = conn.transaction()?;
         for job in &batch {
             let mut sp = tx.savepoint()?;
-            let r = apply(&sp, &job.write);
+            let r = match &job.task {
+                Task::Write(write) => apply(&sp, write),
+                Task::Probe => Ok(()),
+                #[cfg(test)]
+                Task::Die => Ok(()),
+            };
             if r.is_ok() {
                 sp.commit()?;
             } else {
@@ -309,6 +332,10 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
 
 fn writer_loop(mut conn: Connection, mut jobs: mpsc::UnboundedReceiver<Job>) {
     while let Some(first) = jobs.blocking_recv() {
+        #[cfg(test)]
+        if let Task::Die = first.task {
+            panic!("the database writer was told to die");
+        }
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match jobs.try_recv() {
@@ -349,9 +376,31 @@ impl Db {
 
     /// Stores a change; returns once it is committed to disk.
     pub async fn write(&self, write: Write) -> Result<(), DbError> {
+        self.run(Task::Write(write)).await
+    }
+
+    async fn run(&self, task: Task) -> Result<(), DbError> {
         let (done, wait) = oneshot::channel();
-        self.jobs.send(Job { write, done }).map_err(|_| DbError("the database writer stopped".into()))?;
-        wait.await.map_err(|_| DbError("the database writer stopped".into()))?
+        self.jobs.send(Job { task, done }).map_err(writer_stopped)?;
+        wait.await.map_err(writer_stopped)?
+    }
+
+    /// Whether the database works: an empty job goes through the writer's queue and commits, and a read of the games
+    /// table answers, both within 2 s. An error says which failed: a dead or stuck writer, a failing disk.
+    pub async fn healthy(&self) -> Result<(), DbError> {
+        let probe = async {
+            self.run(Task::Probe).await?;
+            self.read(|c| Ok(c.execute_batch("SELECT 1 FROM games LIMIT 1")?)).await
+        };
+        tokio::time::timeout(HEALTH_WAIT, probe)
+            .await
+            .map_err(|_| DbError(format!("the database did not answer within {} s", HEALTH_WAIT.as_secs())))?
+    }
+
+    /// Makes the writer thread die (panic), for tests of what follows.
+    #[cfg(test)]
+    pub(crate) async fn kill_writer(&self) {
+        let _ = self.run(Task::Die).await;
     }
 
     async fn read<T: Send + 'static>(
@@ -504,6 +553,18 @@ mod tests {
         assert_eq!(db.find_spectate([8; 32]).await.unwrap().as_deref(), Some("g1"));
         assert_eq!(g.spectate_code.as_deref(), Some("watch"));
         assert!(db.load("nope".into()).await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn health_fails_once_the_writer_died() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("games.sqlite3")).unwrap();
+        db.healthy().await.unwrap();
+        db.kill_writer().await;
+        let e = db.healthy().await.unwrap_err();
+        assert!(e.0.contains("writer stopped"), "{e}");
+        // Reads still work, so only the probe through the writer tells.
+        assert!(db.find_seat([1; 32]).await.unwrap().is_none());
     }
 
     #[tokio::test]

@@ -121,7 +121,7 @@ impl Default for Config {
 /// The HTTP routes: `/ws` for the game API, `/healthz`, and the web build (with `.br` and `.gz` files served to
 /// browsers that accept them) for everything else.
 pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
-    let api = Router::new().route("/ws", get(upgrade)).route("/healthz", get(|| async { "ok" })).with_state(hub);
+    let api = Router::new().route("/ws", get(upgrade)).route("/healthz", get(health)).with_state(hub);
     match web_dir {
         Some(dir) => {
             let index = ServeFile::new(dir.join("index.html")).precompressed_br().precompressed_gzip();
@@ -156,6 +156,17 @@ pub fn client_ip(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAdd
         }
     }
     peer
+}
+
+/// `/healthz`: `ok`, or 503 with the reason when the database does not work ([`db::Db::healthy`]).
+async fn health(State(hub): State<Arc<Hub>>) -> Response {
+    match hub.db.healthy().await {
+        Ok(()) => "ok".into_response(),
+        Err(e) => {
+            eprintln!("health check failed: {e}");
+            (StatusCode::SERVICE_UNAVAILABLE, format!("unhealthy: {e}")).into_response()
+        }
+    }
 }
 
 async fn upgrade(
@@ -203,6 +214,29 @@ mod tests {
             h.append("x-forwarded-for", v.parse().unwrap());
         }
         h
+    }
+
+    #[tokio::test]
+    async fn healthz_answers_503_once_the_database_writer_died() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let dir = tempfile::tempdir().unwrap();
+        let hub = Arc::new(Hub::new(db::Db::open(&dir.path().join("db.sqlite3")).unwrap(), Config::default()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(serve(listener, hub.clone(), None));
+        let get = async || {
+            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+            s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+            let mut out = String::new();
+            s.read_to_string(&mut out).await.unwrap();
+            out
+        };
+        let ok = get().await;
+        assert!(ok.starts_with("HTTP/1.1 200") && ok.ends_with("ok"), "{ok}");
+        hub.db.kill_writer().await;
+        let down = get().await;
+        assert!(down.starts_with("HTTP/1.1 503") && down.contains("writer stopped"), "{down}");
+        server.abort();
     }
 
     #[test]
