@@ -7,7 +7,7 @@ use crate::room::{ConnHandle, Room, colour};
 use crate::tokens;
 use fanorona_net::{Board, ColourChoice, ErrorCode, OfferKind, Role, ServerMsg};
 use fanorona_rules::{Rules, Side, Turn, Variant};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard as StdMutexGuard};
@@ -150,6 +150,11 @@ impl Hub {
     /// Games held in memory now.
     pub async fn rooms_in_memory(&self) -> usize {
         self.rooms.lock().await.len()
+    }
+
+    /// The ids of the games in memory now: someone is connected to each, so [`Db::expire`] must keep them.
+    pub async fn room_ids(&self) -> HashSet<String> {
+        self.rooms.lock().await.keys().cloned().collect()
     }
 
     /// The game `id`, from memory or else from the database.
@@ -445,7 +450,7 @@ impl Hub {
         next.play_turn(&turn).map_err(|e| refuse(ErrorCode::IllegalTurn, format!("{text}: {e}")))?;
         let notation = turn.to_string();
         self.db
-            .write(Write::AddTurn { game: room.id.clone(), ply, notation: notation.clone() })
+            .write(Write::AddTurn { game: room.id.clone(), ply, notation: notation.clone(), finished: next.is_over() })
             .await
             .map_err(internal)?;
         room.game = next;

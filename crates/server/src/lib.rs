@@ -88,6 +88,12 @@ pub struct Config {
     pub create_window: Duration,
     /// Addresses whose creations are remembered at once (as [`Config::failed_join_addresses`]).
     pub create_addresses: usize,
+    /// A game not over and unchanged for this long is deleted by the sweep ([`spawn_sweeper`], [`db::Db::expire`]);
+    /// so is a game never started (a seat still free, no turn) once its invite has expired ([`Config::invite_ttl`]).
+    /// Finished games are kept.
+    pub abandon_after: Duration,
+    /// How often the sweep runs.
+    pub sweep_every: Duration,
     /// Reverse proxies whose `X-Forwarded-For` header names the client (see [`client_ip`]); none by default, so
     /// that a client cannot choose the address its connections count against.
     pub trusted_proxies: Vec<IpAddr>,
@@ -113,6 +119,8 @@ impl Default for Config {
             max_creates: 60,
             create_window: Duration::from_secs(10 * 60),
             create_addresses: 100_000,
+            abandon_after: Duration::from_secs(30 * 24 * 60 * 60),
+            sweep_every: Duration::from_secs(60 * 60),
             trusted_proxies: Vec::new(),
         }
     }
@@ -196,6 +204,28 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, web_dir: Op
     let config = hub.config.clone();
     let app = router(hub, web_dir);
     accept::run(listener, app, &config, Arc::new(accept::TcpCounts::default())).await
+}
+
+/// Deletes expired games every [`Config::sweep_every`] (the first time at once) until the task is aborted: see
+/// [`db::Db::expire`]. The games in memory are kept, since someone is connected to them; no lock is held while the
+/// database works.
+pub fn spawn_sweeper(hub: Arc<Hub>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(hub.config.sweep_every.max(Duration::from_millis(10)));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let keep = hub.room_ids().await;
+            let (ttl, abandon) = (hub.config.invite_ttl, hub.config.abandon_after);
+            match hub.db.expire(db::unix_now(), ttl, abandon, keep).await {
+                Ok(n) if n.unstarted + n.abandoned > 0 => {
+                    eprintln!("expired {} unstarted and {} abandoned games", n.unstarted, n.abandoned)
+                }
+                Ok(_) => {}
+                Err(e) => eprintln!("expiring games failed: {e}"),
+            }
+        }
+    })
 }
 
 /// The default database: `games.sqlite3` in the platform's data folder.

@@ -323,3 +323,44 @@ async fn a_storage_failure_on_join_is_internal_not_seat_taken() {
     b.send(&ClientMsg::Join { invite, name: "B".into() }).await;
     assert!(matches!(b.recv().await, ServerMsg::Seated { .. }));
 }
+
+#[tokio::test]
+async fn the_sweep_deletes_expired_games_but_not_under_a_connected_player() {
+    use fanorona_server::{db::Db, hub::Hub};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    // Invites expire at once and the sweep runs every 100 ms: every unstarted game is due a second after creation.
+    let config = Config { invite_ttl: Duration::ZERO, sweep_every: Duration::from_millis(100), ..Config::default() };
+    let hub = Arc::new(Hub::new(Db::open(&dir.path().join("db.sqlite3")).unwrap(), config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = tokio::spawn(fanorona_server::serve(listener, hub.clone(), None));
+    let sweeper = fanorona_server::spawn_sweeper(hub.clone());
+    let mut waiting = Client::connect(addr).await;
+    let create =
+        ClientMsg::Create { board: Board::Tsivy, rules: String::new(), colour: ColourChoice::White, name: "A".into() };
+    waiting.send(&create).await;
+    let ServerMsg::Created { game: kept, .. } = waiting.recv().await else { panic!("expected created") };
+    let mut gone_away = Client::connect(addr).await;
+    gone_away.send(&create).await;
+    let ServerMsg::Created { game: gone, .. } = gone_away.recv().await else { panic!("expected created") };
+    drop(gone_away);
+    let t = Instant::now();
+    while hub.db.load(gone.clone()).await.unwrap().is_some() {
+        assert!(t.elapsed() < Duration::from_secs(5), "the abandoned unstarted game was not swept");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Swept many times over by now; the game of the player still connected is there, and still plays.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(hub.db.load(kept.clone()).await.unwrap().is_some());
+    assert_eq!(waiting.sync().await.ply, 0);
+    // Once that player is gone too, it goes.
+    drop(waiting);
+    let t = Instant::now();
+    while hub.db.load(kept.clone()).await.unwrap().is_some() {
+        assert!(t.elapsed() < Duration::from_secs(5), "the game left alone was not swept");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    sweeper.abort();
+    server.abort();
+}

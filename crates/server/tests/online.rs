@@ -52,6 +52,11 @@ async fn a_whole_game_to_the_end_with_a_spectator() {
     let mut rng = SmallRng::seed_from_u64(11);
     play_random(&mut p, &mut game, &mut rng, 1000).await;
     assert!(game.is_over(), "a game ends within 1000 turns (the no-capture draw rule)");
+    // The database knows it is over (the sweep of abandoned games keeps it) although no ending was stored.
+    let db = rusqlite::Connection::open(dir.path().join("db.sqlite3")).unwrap();
+    let (finished, ending): (bool, Option<String>) =
+        db.query_row("SELECT finished, ending FROM games", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    assert!(finished && ending.is_none());
     let end = p.white.state().await;
     assert_eq!(end.to_move, None);
     assert_ne!(end.result, "*");
