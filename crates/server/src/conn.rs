@@ -138,7 +138,8 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
         let parsed = match &msg {
             Message::Text(t) => parse_client(t.as_str()),
             Message::Binary(b) => parse_client_bytes(b),
-            // Pings are answered by the WebSocket layer; they still count as activity once greeted.
+            // Pings are answered by the WebSocket layer; once greeted they count as activity (the idle timeout).
+            // A close ended the loop above.
             Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
         };
         let msg = match parsed {

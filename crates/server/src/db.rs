@@ -186,6 +186,8 @@ pub enum Write {
 }
 
 /// What the writer thread is asked to do.
+// Nearly every task is a write, held inline as before there were others: boxing it would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
 enum Task {
     /// A change.
     Write(Write),
