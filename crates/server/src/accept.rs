@@ -39,11 +39,6 @@ impl TcpCounts {
         *n += 1;
         Some(TcpGuard { counts: self.clone(), ip })
     }
-
-    /// Connections open now from `ip`'s address.
-    pub fn open(&self, ip: IpAddr) -> usize {
-        self.open.lock().unwrap_or_else(|p| p.into_inner()).get(&key(ip)).copied().unwrap_or(0)
-    }
 }
 
 /// One counted connection.

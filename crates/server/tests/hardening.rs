@@ -128,6 +128,28 @@ async fn one_address_cannot_hold_more_than_its_share_of_raw_connections() {
 }
 
 #[tokio::test]
+async fn an_upgraded_websocket_still_counts_against_its_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config { max_tcp_per_ip: 3, ..Config::default() };
+    let server = start(&dir.path().join("db.sqlite3"), config, None).await;
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let stream = tokio_tungstenite::MaybeTlsStream::Plain(connect_from(server.addr, "127.0.0.2").await);
+        let (ws, _) = tokio_tungstenite::client_async(format!("ws://{}/ws", server.addr), stream).await.unwrap();
+        games.push(Client { ws });
+    }
+    // The three upgraded connections hold the address's share: a fourth connection is closed at once.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut extra = connect_from(server.addr, "127.0.0.2").await;
+    assert!(closed_after(&mut extra, Instant::now(), Duration::from_secs(2)).await.is_some());
+    // Closing a WebSocket frees its place.
+    drop(games.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut again = connect_from(server.addr, "127.0.0.2").await;
+    assert_eq!(get(&mut again, "/healthz").await, "HTTP/1.1 200 OK");
+}
+
+#[tokio::test]
 async fn a_trusted_proxy_is_not_capped_by_connection_count() {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
