@@ -553,13 +553,14 @@ fn validate_client(msg: &ClientMsg) -> Result<(), ParseError> {
     }
 }
 
-/// Whether `name` is an acceptable display name: at most [`MAX_NAME_CHARS`] characters, no control or formatting
-/// characters (no line breaks, no bidirectional overrides), no leading or trailing white space.
+/// Whether `name` is an acceptable display name: at most [`MAX_NAME_CHARS`] characters, no control, format or
+/// line-separator characters (general categories Cc, Cf, Zl, Zp: no line breaks, no bidirectional overrides, no
+/// invisible characters), no leading or trailing white space.
 pub fn check_name(name: &str) -> Result<(), ParseError> {
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(ParseError::new(ErrorCode::InvalidField, format!("names are at most {MAX_NAME_CHARS} characters")));
     }
-    if name.chars().any(|c| c.is_control() || is_format_char(c)) {
+    if name.chars().any(is_format_char) {
         return Err(ParseError::new(ErrorCode::InvalidField, "names may not hold control or formatting characters"));
     }
     if name.trim() != name {
@@ -571,15 +572,24 @@ pub fn check_name(name: &str) -> Result<(), ParseError> {
 /// Cleans a typed display name so that [`check_name`] accepts it: control and formatting characters dropped, white
 /// space trimmed, cut to [`MAX_NAME_CHARS`] characters. For the client, before it sends a name.
 pub fn sanitize_name(name: &str) -> String {
-    let kept: String = name.chars().filter(|&c| !c.is_control() && !is_format_char(c)).collect();
+    let kept: String = name.chars().filter(|&c| !is_format_char(c)).collect();
     let cut: String = kept.trim().chars().take(MAX_NAME_CHARS).collect();
     cut.trim_end().to_string()
 }
 
-/// Invisible characters that change how text around them is shown (bidirectional overrides, zero-width joiners),
-/// which could make one name pass for another.
+/// Characters a name may not hold, by Unicode general category: controls (Cc), invisible format characters (Cf:
+/// bidirectional marks and overrides, zero-width joiners, the soft hyphen, the Arabic letter mark, tag characters),
+/// which could make one name pass for another, and the line and paragraph separators (Zl, Zp), which break a line.
+/// Unassigned and private-use characters are let through: a newer Unicode may assign them letters.
 fn is_format_char(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    matches!(
+        get_general_category(c),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    )
 }
 
 /// Whether `token` has the form of a seat or spectator token: [`TOKEN_CHARS`] lowercase hexadecimal digits.
@@ -953,6 +963,41 @@ mod tests {
         assert_eq!(sanitize_name(&"é".repeat(40)).chars().count(), MAX_NAME_CHARS);
         assert!(check_name(&sanitize_name(" x \u{7}y    ")).is_ok());
         assert_eq!(sanitize_name("Be Razafy"), "Be Razafy");
+    }
+
+    #[test]
+    fn invisible_and_line_breaking_characters_are_refused_in_names() {
+        // The Arabic letter mark, the soft hyphen, the line and paragraph separators, the language tag and tag
+        // characters (which can spell hidden text), with the controls and bidirectional overrides of before.
+        let refused = [
+            '\u{061C}',
+            '\u{00AD}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{E0001}',
+            '\u{E0020}',
+            '\u{E0041}',
+            '\u{E007F}',
+            '\u{202E}',
+            '\u{200B}',
+            '\u{FEFF}',
+            '\u{0}',
+            '\u{7}',
+            '\n',
+            '\u{85}',
+        ];
+        for c in refused {
+            let name = format!("Ra{c}soa");
+            let err = check_name(&name).expect_err(&format!("U+{:04X} let through", c as u32));
+            assert_eq!(err.code, ErrorCode::InvalidField);
+            assert_eq!(sanitize_name(&name), "Rasoa", "U+{:04X}", c as u32);
+            assert!(check_name(&sanitize_name(&name)).is_ok());
+        }
+        // Letters of any script, marks, emoji and private-use characters stay.
+        for ok in ["Rasoa", "Ñandú", "Razafy\u{0301}", "فانورونا", "🦊 Be", "\u{E000}x"] {
+            assert!(check_name(ok).is_ok(), "{ok:?}");
+            assert_eq!(sanitize_name(ok), ok);
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@ use crate::hub::{Hub, IpGuard, Placed, Refusal, RoomRef, refuse, role};
 use crate::room::ConnHandle;
 use axum::extract::ws::{Message, WebSocket};
 use fanorona_net::{
-    ClientMsg, ErrorCode, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, Role, ServerMsg, parse_client, parse_client_bytes,
+    ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE_BYTES, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, Role, ServerMsg,
+    parse_client, parse_client_bytes,
 };
 use futures_util::{SinkExt, StreamExt};
 use std::net::IpAddr;
@@ -78,8 +79,13 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
         Bucket { tokens: config.burst, rate: config.msgs_per_sec, burst: config.burst, at: Instant::now() };
     let mut strikes = 0;
     let mut place = Place::New;
+    // A deadline, not a timeout per frame: pings or junk frames before the hello do not keep a connection open.
+    let hello_deadline = tokio::time::Instant::now() + config.hello_timeout;
     loop {
-        let wait = if matches!(place, Place::New) { config.hello_timeout } else { config.idle_timeout };
+        let deadline = match place {
+            Place::New => hello_deadline,
+            _ => tokio::time::Instant::now() + config.idle_timeout,
+        };
         let event = {
             let matched = async {
                 match &mut place {
@@ -87,10 +93,13 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
                     _ => std::future::pending().await,
                 }
             };
+            // Biased: a match already made is taken before the next frame, which the player may have sent in answer
+            // to the `seated` message of that match.
             tokio::select! {
+                biased;
                 _ = me.kill.notified() => Event::Kill,
                 m = matched => Event::Matched(m),
-                f = tokio::time::timeout(wait, stream.next()) => Event::Frame(f),
+                f = tokio::time::timeout_at(deadline, stream.next()) => Event::Frame(f),
             }
         };
         let frame = match event {
@@ -107,16 +116,20 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
         };
         let msg = match frame {
             Err(_) => break, // idle
-            Ok(None) | Ok(Some(Err(_))) => break,
+            Ok(None) => break,
+            Ok(Some(Err(e))) => {
+                if is_too_large(e) {
+                    // Best effort: the read half failed, the write half may still deliver it.
+                    me.send(&ServerMsg::error(ErrorCode::TooLarge, too_large_text()));
+                }
+                break;
+            }
             Ok(Some(Ok(m))) => m,
         };
-        let parsed = match &msg {
-            Message::Text(t) => parse_client(t.as_str()),
-            Message::Binary(b) => parse_client_bytes(b),
-            Message::Close(_) => break,
-            // Pings are answered by the WebSocket layer; they still count as activity.
-            Message::Ping(_) | Message::Pong(_) => continue,
-        };
+        if let Message::Close(_) = msg {
+            break;
+        }
+        // Every frame costs a token, pings too: the WebSocket layer answers them, which is work done for the client.
         if !bucket.take() {
             strikes += 1;
             me.send(&ServerMsg::error(ErrorCode::RateLimited, "too many messages; slow down"));
@@ -125,12 +138,20 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
             }
             continue;
         }
+        let parsed = match &msg {
+            Message::Text(t) => parse_client(t.as_str()),
+            Message::Binary(b) => parse_client_bytes(b),
+            // Pings are answered by the WebSocket layer; once greeted they count as activity (the idle timeout).
+            // A close ended the loop above.
+            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
+        };
         let msg = match parsed {
             Ok(m) => m,
             Err(e) => {
                 me.send(&e.to_msg());
                 strikes += 1;
-                if strikes >= config.max_strikes || matches!(place, Place::New) {
+                // A message over the limit is no typo: the client is broken or hostile, as with a bigger frame.
+                if strikes >= config.max_strikes || matches!(place, Place::New) || e.code == ErrorCode::TooLarge {
                     break;
                 }
                 continue;
@@ -182,6 +203,17 @@ pub async fn run(hub: Arc<Hub>, socket: WebSocket, guard: IpGuard) {
     drop(guard);
 }
 
+/// Whether a read failed because the frame or message was over the WebSocket layer's limit.
+fn is_too_large(e: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::Error;
+    matches!(e.into_inner().downcast_ref::<Error>(), Some(Error::Capacity(_)))
+}
+
+/// The text of [`ErrorCode::TooLarge`] for a message the WebSocket layer refused unread.
+fn too_large_text() -> String {
+    format!("a message is at most {MAX_CLIENT_MESSAGE_BYTES} bytes")
+}
+
 /// One request after the hello, from a client at `ip`.
 async fn handle(hub: &Hub, me: &ConnHandle, ip: IpAddr, place: &mut Place, msg: ClientMsg) -> Result<(), Refusal> {
     let not_in_game = || refuse(ErrorCode::NotInGame, "join or create a game first");
@@ -216,7 +248,9 @@ async fn handle(hub: &Hub, me: &ConnHandle, ip: IpAddr, place: &mut Place, msg: 
     match place {
         Place::Lobby if placing => {
             let placed = match msg {
-                ClientMsg::Create { board, rules, colour, name } => hub.create(me, board, &rules, colour, name).await,
+                ClientMsg::Create { board, rules, colour, name } => {
+                    hub.create(me, ip, board, &rules, colour, name).await
+                }
                 ClientMsg::Join { invite, name } => hub.join(me, ip, &invite, name).await,
                 ClientMsg::Resume { token } => hub.resume(me, &token).await,
                 ClientMsg::Spectate { token } => hub.spectate(me, &token).await,

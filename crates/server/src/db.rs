@@ -14,8 +14,10 @@
 //! it to its players to share: it only lets one watch, and the file holds the game's turns anyway.
 
 use rusqlite::{Connection, OptionalExtension, params};
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::{mpsc, oneshot};
 
@@ -25,7 +27,22 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0002_offers.sql"),
     include_str!("../migrations/0003_spectate_code.sql"),
     include_str!("../migrations/0004_version.sql"),
+    include_str!("../migrations/0005_finished.sql"),
 ];
+
+/// The schema version (`user_version`) from which `games.finished` exists.
+const FINISHED_VERSION: i64 = 5;
+
+/// A game that nobody can join any more and nobody played: a seat still free (its invite unused), no turn, created
+/// before `?1`. Whether it has an ending does not matter: a game resigned before anyone came is not worth keeping.
+const UNSTARTED: &str = "invite_hash IS NOT NULL AND created_at < ?1 \
+                         AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.game_id = games.id)";
+
+/// A game not over (neither by its turns nor by an ending) and unchanged since before `?1`.
+const ABANDONED: &str = "finished = 0 AND ending IS NULL AND updated_at < ?1";
+
+/// Games deleted per transaction by [`Db::expire`], so that the writer never waits long for it.
+const EXPIRE_CHUNK: usize = 256;
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -62,6 +79,16 @@ impl std::fmt::Display for DbError {
 }
 
 impl std::error::Error for DbError {}
+
+/// The error of [`Write::TakeSeat`] when the invite was used already: a seat really taken, not a storage failure.
+pub(crate) const INVITE_USED: &str = "the invite was already used";
+
+impl DbError {
+    /// Whether this is [`Write::TakeSeat`] finding the invite used already (the seat taken), rather than a failure.
+    pub fn is_invite_used(&self) -> bool {
+        self.conflict && self.message == INVITE_USED
+    }
+}
 
 impl From<rusqlite::Error> for DbError {
     fn from(e: rusqlite::Error) -> Self {
@@ -158,6 +185,8 @@ pub enum Write {
         ply: u32,
         /// The turn notation.
         notation: String,
+        /// Whether this turn ends the game (stored as `games.finished`, which keeps it from [`Db::expire`]).
+        finished: bool,
     },
     /// Deletes the turns from `from_ply` on (a takeback), and clears the standing offers.
     TruncateTurns {
@@ -184,6 +213,19 @@ pub enum Write {
     },
 }
 
+/// What the writer thread is asked to do.
+// Nearly every task is a write, held inline as before there were others: boxing it would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
+enum Task {
+    /// A change.
+    Write(Write),
+    /// Nothing, in a transaction of its batch: answered once the writer has taken it and committed.
+    Probe,
+    /// Ends the writer thread as a panic would, so that tests can see what a dead writer does.
+    #[cfg(test)]
+    Die,
+}
+
 impl Write {
     /// The game it changes.
     pub fn game(&self) -> &str {
@@ -199,10 +241,17 @@ impl Write {
 }
 
 struct Job {
-    write: Write,
+    task: Task,
     /// The version of the game the change was made from, when it must still be the stored one.
     expect: Option<i64>,
     done: oneshot::Sender<Result<(), DbError>>,
+}
+
+/// How long [`Db::healthy`] waits for the writer and a read.
+const HEALTH_WAIT: Duration = Duration::from_secs(2);
+
+fn writer_stopped<E>(_: E) -> DbError {
+    DbError::new("the database writer stopped")
 }
 
 /// The database: a writer thread fed by a queue, and a connection for reads.
@@ -210,6 +259,7 @@ struct Job {
 pub struct Db {
     jobs: mpsc::UnboundedSender<Job>,
     reader: Arc<Mutex<Connection>>,
+    path: Arc<PathBuf>,
 }
 
 /// The time now, in Unix seconds, as `created_at` and `updated_at` hold it.
@@ -231,8 +281,27 @@ fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
+        if i as i64 + 1 == FINISHED_VERSION {
+            mark_finished(&tx)?;
+        }
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Marks `finished` the games that ended on the board before the column existed: SQL cannot tell, the engine can, by
+/// replaying them. Once, when the column is added; a game that does not replay stays unfinished.
+fn mark_finished(conn: &Connection) -> Result<(), DbError> {
+    let ids = conn
+        .prepare("SELECT id FROM games WHERE finished = 0 AND EXISTS (SELECT 1 FROM turns WHERE game_id = games.id)")?
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for id in ids {
+        let Some(stored) = load_game(conn, id.clone())? else { continue };
+        if crate::room::Room::from_stored(stored).is_ok_and(|room| room.game.is_over()) {
+            conn.execute("UPDATE games SET finished = 1 WHERE id = ?1", [&id])?;
+        }
     }
     Ok(())
 }
@@ -278,21 +347,22 @@ fn apply(conn: &Connection, write: &Write, expect: Option<i64>) -> Result<(), Db
                 params![game, t],
             )?;
             if used != 1 {
-                return Err(DbError::conflict("the invite was already used"));
+                return Err(DbError::conflict(INVITE_USED));
             }
             conn.execute(
                 "INSERT INTO seats (game_id, side, token_hash, name) VALUES (?1, ?2, ?3, ?4)",
                 params![game, side, seat.token_hash.to_vec(), seat.name],
             )?;
         }
-        Write::AddTurn { game, ply, notation } => {
+        Write::AddTurn { game, ply, notation, finished } => {
             conn.execute(
                 "INSERT INTO turns (game_id, ply, notation) VALUES (?1, ?2, ?3)",
                 params![game, ply, notation],
             )?;
             conn.execute(
-                "UPDATE games SET updated_at = ?2, draw_offer = NULL, takeback_request = NULL WHERE id = ?1",
-                params![game, t],
+                "UPDATE games SET updated_at = ?2, draw_offer = NULL, takeback_request = NULL, finished = ?3 \
+                 WHERE id = ?1",
+                params![game, t, finished],
             )?;
         }
         Write::TruncateTurns { game, from_ply } => {
@@ -304,8 +374,8 @@ fn apply(conn: &Connection, write: &Write, expect: Option<i64>) -> Result<(), Db
         }
         Write::SetEnding { game, ending } => {
             conn.execute(
-                "UPDATE games SET ending = ?2, updated_at = ?3, draw_offer = NULL, takeback_request = NULL \
-                 WHERE id = ?1",
+                "UPDATE games SET ending = ?2, updated_at = ?3, draw_offer = NULL, takeback_request = NULL, \
+                 finished = 1 WHERE id = ?1",
                 params![game, ending, t],
             )?;
         }
@@ -329,7 +399,12 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
         let mut tx = conn.transaction()?;
         for job in &batch {
             let mut sp = tx.savepoint()?;
-            let r = apply(&sp, &job.write, job.expect);
+            let r = match &job.task {
+                Task::Write(write) => apply(&sp, write, job.expect),
+                Task::Probe => Ok(()),
+                #[cfg(test)]
+                Task::Die => Ok(()),
+            };
             if r.is_ok() {
                 sp.commit()?;
             } else {
@@ -352,6 +427,10 @@ fn commit_batch(conn: &mut Connection, batch: Vec<Job>) {
 
 fn writer_loop(mut conn: Connection, mut jobs: mpsc::UnboundedReceiver<Job>) {
     while let Some(first) = jobs.blocking_recv() {
+        #[cfg(test)]
+        if let Task::Die = first.task {
+            panic!("the database writer was told to die");
+        }
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match jobs.try_recv() {
@@ -387,24 +466,42 @@ impl Db {
             .name("db-writer".into())
             .spawn(move || writer_loop(writer, rx))
             .map_err(|e| DbError::new(e.to_string()))?;
-        Ok(Db { jobs: tx, reader: Arc::new(Mutex::new(reader)) })
+        Ok(Db { jobs: tx, reader: Arc::new(Mutex::new(reader)), path: Arc::new(path.to_path_buf()) })
     }
 
     /// Stores a change; returns once it is committed to disk.
     pub async fn write(&self, write: Write) -> Result<(), DbError> {
-        self.submit(write, None).await
+        self.run(Task::Write(write), None).await
     }
 
     /// Stores a change made from version `expect` of its game, which it raises by one; refused as a conflict if the
     /// stored game is at another version.
     pub async fn write_checked(&self, write: Write, expect: i64) -> Result<(), DbError> {
-        self.submit(write, Some(expect)).await
+        self.run(Task::Write(write), Some(expect)).await
     }
 
-    async fn submit(&self, write: Write, expect: Option<i64>) -> Result<(), DbError> {
+    async fn run(&self, task: Task, expect: Option<i64>) -> Result<(), DbError> {
         let (done, wait) = oneshot::channel();
-        self.jobs.send(Job { write, expect, done }).map_err(|_| DbError::new("the database writer stopped"))?;
-        wait.await.map_err(|_| DbError::new("the database writer stopped"))?
+        self.jobs.send(Job { task, expect, done }).map_err(writer_stopped)?;
+        wait.await.map_err(writer_stopped)?
+    }
+
+    /// Whether the database works: an empty job goes through the writer's queue and commits, and a read of the games
+    /// table answers, both within 2 s. An error says which failed: a dead or stuck writer, a failing disk.
+    pub async fn healthy(&self) -> Result<(), DbError> {
+        let probe = async {
+            self.run(Task::Probe, None).await?;
+            self.read(|c| Ok(c.execute_batch("SELECT 1 FROM games LIMIT 1")?)).await
+        };
+        tokio::time::timeout(HEALTH_WAIT, probe)
+            .await
+            .map_err(|_| DbError::new(format!("the database did not answer within {} s", HEALTH_WAIT.as_secs())))?
+    }
+
+    /// Makes the writer thread die (panic), for tests of what follows.
+    #[cfg(test)]
+    pub(crate) async fn kill_writer(&self) {
+        let _ = self.run(Task::Die, None).await;
     }
 
     async fn read<T: Send + 'static>(
@@ -454,53 +551,115 @@ impl Db {
 
     /// A whole stored game.
     pub async fn load(&self, id: String) -> Result<Option<StoredGame>, DbError> {
+        // One read transaction, so that the game, its seats and its turns are of one moment.
         self.read(move |c| {
-            // One read transaction, so that the game, its seats and its turns are of one moment.
             let tx = c.unchecked_transaction()?;
-            let c = &*tx;
-            let Some((variant, rules, invite_open, ending, draw_offer, takeback_request, spectate_code, version)) = c
-                .query_row(
-                    "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request, \
-                     spectate_code, version FROM games WHERE id = ?1",
-                    [&id],
-                    |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, bool>(2)?,
-                            r.get(3)?,
-                            r.get(4)?,
-                            r.get(5)?,
-                            r.get(6)?,
-                            r.get::<_, i64>(7)?,
-                        ))
-                    },
-                )
-                .optional()?
-            else {
-                return Ok(None);
-            };
-            let white = read_seat(c, &id, "white")?;
-            let black = read_seat(c, &id, "black")?;
-            let mut stmt = c.prepare_cached("SELECT notation FROM turns WHERE game_id = ?1 ORDER BY ply")?;
-            let turns = stmt.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-            Ok(Some(StoredGame {
-                id,
-                variant,
-                rules,
-                invite_open,
-                spectate_code,
-                ending,
-                white,
-                black,
-                turns,
-                draw_offer,
-                takeback_request,
-                version,
-            }))
+            load_game(&tx, id)
         })
         .await
     }
+
+    /// Deletes the games nobody will come back to, and says how many: those never started (a seat still free, no
+    /// turn) created more than `invite_ttl` before `now` (Unix seconds), when their invite has expired, and those not
+    /// over and unchanged for `abandon_after`. Finished games are kept, and so are the games of `keep` (those in the
+    /// server's memory, which someone is connected to). Each deletion checks its rule again in its own transaction,
+    /// so a game changed meanwhile is kept. Runs on a connection of its own, in chunks, so that reads and writes go
+    /// on meanwhile.
+    pub async fn expire(
+        &self,
+        now: i64,
+        invite_ttl: Duration,
+        abandon_after: Duration,
+        keep: HashSet<String>,
+    ) -> Result<ExpiredCounts, DbError> {
+        let path = self.path.clone();
+        let before = |d: Duration| now.saturating_sub(i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        let (invite_before, abandoned_before) = (before(invite_ttl), before(abandon_after));
+        tokio::task::spawn_blocking(move || {
+            let mut conn = open(&path)?;
+            Ok(ExpiredCounts {
+                unstarted: delete_where(&mut conn, UNSTARTED, invite_before, &keep)?,
+                abandoned: delete_where(&mut conn, ABANDONED, abandoned_before, &keep)?,
+            })
+        })
+        .await
+        .map_err(|e| DbError::new(e.to_string()))?
+    }
+}
+
+/// How many games [`Db::expire`] deleted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExpiredCounts {
+    /// Never started, their invite expired.
+    pub unstarted: usize,
+    /// Not over and untouched for the abandonment time.
+    pub abandoned: usize,
+}
+
+/// Deletes the games that meet `rule` (a condition on `games` with the time `?1`) at `cutoff`, but those of `keep`;
+/// their seats and turns go with them (`ON DELETE CASCADE`).
+fn delete_where(conn: &mut Connection, rule: &str, cutoff: i64, keep: &HashSet<String>) -> Result<usize, DbError> {
+    let ids = conn
+        .prepare(&format!("SELECT id FROM games WHERE {rule}"))?
+        .query_map([cutoff], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let ids: Vec<String> = ids.into_iter().filter(|id| !keep.contains(id)).collect();
+    let mut deleted = 0;
+    for chunk in ids.chunks(EXPIRE_CHUNK) {
+        let tx = conn.transaction()?;
+        {
+            let mut delete = tx.prepare(&format!("DELETE FROM games WHERE id = ?2 AND {rule}"))?;
+            for id in chunk {
+                deleted += delete.execute(params![cutoff, id])?;
+            }
+        }
+        tx.commit()?;
+    }
+    Ok(deleted)
+}
+
+/// A whole stored game, read on `c`.
+fn load_game(c: &Connection, id: String) -> Result<Option<StoredGame>, DbError> {
+    let Some((variant, rules, invite_open, ending, draw_offer, takeback_request, spectate_code, version)) = c
+        .query_row(
+            "SELECT variant, rules, invite_hash IS NOT NULL, ending, draw_offer, takeback_request, \
+             spectate_code, version FROM games WHERE id = ?1",
+            [&id],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, bool>(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get::<_, i64>(7)?,
+                ))
+            },
+        )
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let white = read_seat(c, &id, "white")?;
+    let black = read_seat(c, &id, "black")?;
+    let mut stmt = c.prepare_cached("SELECT notation FROM turns WHERE game_id = ?1 ORDER BY ply")?;
+    let turns = stmt.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+    Ok(Some(StoredGame {
+        id,
+        variant,
+        rules,
+        invite_open,
+        spectate_code,
+        ending,
+        white,
+        black,
+        turns,
+        draw_offer,
+        takeback_request,
+        version,
+    }))
 }
 
 #[cfg(test)]
@@ -541,10 +700,12 @@ mod tests {
         assert!(db.write(Write::TakeSeat { game: "g1".into(), side: "black", seat: seat(3, "C") }).await.is_err());
         assert_eq!(db.find_invite([9; 32]).await.unwrap(), None);
         for (ply, t) in ["d3-e3A", "f4-f3A", "e3-f2W"].iter().enumerate() {
-            db.write(Write::AddTurn { game: "g1".into(), ply: ply as u32, notation: t.to_string() }).await.unwrap();
+            db.write(Write::AddTurn { game: "g1".into(), ply: ply as u32, notation: t.to_string(), finished: false })
+                .await
+                .unwrap();
         }
         // A turn number already stored is refused, and the others in its batch still commit.
-        let dup = db.write(Write::AddTurn { game: "g1".into(), ply: 1, notation: "x".into() });
+        let dup = db.write(Write::AddTurn { game: "g1".into(), ply: 1, notation: "x".into(), finished: false });
         let end = db.write(Write::SetEnding { game: "g1".into(), ending: "draw".into() });
         let (dup, end) = tokio::join!(dup, end);
         assert!(dup.is_err());
@@ -562,6 +723,151 @@ mod tests {
         assert_eq!(db.find_spectate([8; 32]).await.unwrap().as_deref(), Some("g1"));
         assert_eq!(g.spectate_code.as_deref(), Some("watch"));
         assert!(db.load("nope".into()).await.unwrap().is_none());
+    }
+
+    const DAY: i64 = 24 * 60 * 60;
+
+    /// Sets a game's creation and last change `days` back from now, as time would.
+    fn age(path: &Path, game: &str, days: i64) {
+        let conn = Connection::open(path).unwrap();
+        conn.execute(
+            "UPDATE games SET created_at = created_at - ?2, updated_at = updated_at - ?2 WHERE id = ?1",
+            params![game, days * DAY],
+        )
+        .unwrap();
+    }
+
+    #[tokio::test]
+    async fn expiry_deletes_unstarted_and_abandoned_games_and_keeps_finished_and_kept_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite3");
+        let db = Db::open(&path).unwrap();
+        let mut next = 10u8;
+        let mut game = |id: &str, open_seat: bool| {
+            next += 2;
+            let (invite, black) = if open_seat { (Some([next; 32]), None) } else { (None, Some(seat(next, "B"))) };
+            NewGame {
+                id: id.into(),
+                invite_hash: invite,
+                spectate_hash: [next + 1; 32],
+                white: Some(seat(next + 1, "A")),
+                black,
+                ..new_game(id)
+            }
+        };
+        let turn =
+            |game: &str, finished| Write::AddTurn { game: game.into(), ply: 0, notation: "d3-e3A".into(), finished };
+        let games = [
+            game("unstarted-old", true),
+            game("unstarted-new", true),
+            game("abandoned", false),
+            game("abandoned-kept", false),
+            game("played-recently", false),
+            game("won-on-the-board", false),
+            game("resigned", false),
+            game("never-played", false),
+        ];
+        for g in games {
+            db.write(Write::CreateGame(g)).await.unwrap();
+        }
+        for g in ["abandoned", "abandoned-kept", "played-recently"] {
+            db.write(turn(g, false)).await.unwrap();
+        }
+        db.write(turn("won-on-the-board", true)).await.unwrap();
+        db.write(Write::SetEnding { game: "resigned".into(), ending: "resign white".into() }).await.unwrap();
+        age(&path, "unstarted-old", 2);
+        for g in ["abandoned", "abandoned-kept", "won-on-the-board", "resigned", "never-played"] {
+            age(&path, g, 31);
+        }
+        age(&path, "played-recently", 28);
+        let keep = HashSet::from(["abandoned-kept".to_string()]);
+        let (ttl, month) = (Duration::from_secs(DAY as u64), Duration::from_secs(30 * DAY as u64));
+        let n = db.expire(unix_now(), ttl, month, keep.clone()).await.unwrap();
+        assert_eq!(n, ExpiredCounts { unstarted: 1, abandoned: 2 });
+        for gone in ["unstarted-old", "abandoned", "never-played"] {
+            assert!(db.load(gone.into()).await.unwrap().is_none(), "{gone} kept");
+        }
+        for kept in ["unstarted-new", "abandoned-kept", "played-recently", "won-on-the-board", "resigned"] {
+            assert!(db.load(kept.into()).await.unwrap().is_some(), "{kept} deleted");
+        }
+        // Their seats and turns went with them.
+        let conn = Connection::open(&path).unwrap();
+        let orphans: i64 = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM seats WHERE game_id NOT IN (SELECT id FROM games)) + \
+                 (SELECT count(*) FROM turns WHERE game_id NOT IN (SELECT id FROM games))",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(orphans, 0);
+        // Nothing more to do; a day later the other unstarted game goes too.
+        assert_eq!(db.expire(unix_now(), ttl, month, keep.clone()).await.unwrap(), ExpiredCounts::default());
+        let n = db.expire(unix_now() + DAY + 1, ttl, month, keep).await.unwrap();
+        assert_eq!(n, ExpiredCounts { unstarted: 1, abandoned: 0 });
+    }
+
+    #[tokio::test]
+    async fn games_won_on_the_board_before_the_finished_column_are_marked_finished() {
+        use fanorona_rules::{Game, Rules};
+        // A whole game of random legal turns: it ends within 1000 (the no-capture draw rule).
+        let mut game = Game::new(Rules::default());
+        let mut pick = 7usize;
+        while !game.is_over() {
+            let turns = game.position().legal_turns();
+            pick = pick.wrapping_mul(31).wrapping_add(17);
+            game.play_turn(&turns[pick % turns.len()]).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v3.sqlite3");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..3] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 3).unwrap();
+            for (i, id) in ["over", "going-on", "resigned"].iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO games (id, variant, rules, created_at, spectate_hash, updated_at) \
+                     VALUES (?1, '9x5', '', 0, ?2, 0)",
+                    params![id, vec![i as u8; 32]],
+                )
+                .unwrap();
+            }
+            tx.execute("UPDATE games SET ending = 'resign black' WHERE id = 'resigned'", []).unwrap();
+            for (ply, turn) in (0i64..).zip(game.turns()) {
+                tx.execute("INSERT INTO turns VALUES ('over', ?1, ?2)", params![ply, turn.to_string()]).unwrap();
+                if ply < 3 {
+                    tx.execute("INSERT INTO turns VALUES ('going-on', ?1, ?2)", params![ply, turn.to_string()])
+                        .unwrap();
+                }
+            }
+            tx.commit().unwrap();
+        }
+        let db = Db::open(&path).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let finished = |id: &str| -> bool {
+            conn.query_row("SELECT finished FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+        };
+        assert!(finished("over") && finished("resigned") && !finished("going-on"));
+        // So a month later only the game that goes on is abandoned.
+        let n =
+            db.expire(40 * DAY, Duration::ZERO, Duration::from_secs(30 * DAY as u64), HashSet::new()).await.unwrap();
+        assert_eq!(n, ExpiredCounts { unstarted: 0, abandoned: 1 });
+        assert!(db.load("over".into()).await.unwrap().is_some());
+    }
+
+    #[tokio::test]
+    async fn health_fails_once_the_writer_died() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("games.sqlite3")).unwrap();
+        db.healthy().await.unwrap();
+        db.kill_writer().await;
+        let e = db.healthy().await.unwrap_err();
+        assert!(e.message.contains("writer stopped"), "{e}");
+        // Reads still work, so only the probe through the writer tells.
+        assert!(db.find_seat([1; 32]).await.unwrap().is_none());
     }
 
     #[tokio::test]
@@ -582,7 +888,9 @@ mod tests {
         assert!(db.write(Write::SetOffers { game: "nope".into(), draw: None, takeback: None }).await.is_err());
 
         let cleared = |g: &StoredGame| g.draw_offer.is_none() && g.takeback_request.is_none();
-        db.write(Write::AddTurn { game: "g".into(), ply: 0, notation: "d3-e3A".into() }).await.unwrap();
+        db.write(Write::AddTurn { game: "g".into(), ply: 0, notation: "d3-e3A".into(), finished: false })
+            .await
+            .unwrap();
         assert!(cleared(&db.load("g".into()).await.unwrap().unwrap()));
         db.write(offers(None, Some("white"))).await.unwrap();
         db.write(Write::TruncateTurns { game: "g".into(), from_ply: 0 }).await.unwrap();

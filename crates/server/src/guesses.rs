@@ -1,5 +1,6 @@
 //! Wrong invite codes counted per client address: past a number of them in a window of time, an address's joins are
-//! refused before its code is even looked up, so that nobody can try codes until one fits.
+//! refused before its code is even looked up, so that nobody can try codes until one fits. The same table counts the
+//! games each address creates ([`FailedJoins::take`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -68,6 +69,14 @@ impl FailedJoins {
         self.order.push_back((ip, now));
     }
 
+    /// Checks `ip` at `now` and, if it may go on, counts it at once: for a budget of attempts (such as games created)
+    /// rather than of failures, exact whatever the number of connections of the address.
+    pub fn take(&mut self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
+        self.check(ip, now)?;
+        self.record(ip, now);
+        Ok(())
+    }
+
     /// Addresses remembered now.
     pub fn len(&self) -> usize {
         self.windows.len()
@@ -92,7 +101,7 @@ impl FailedJoins {
 
 /// The address that counts: for IPv6 its /64 network, since a subscriber commonly gets a whole /64 and could
 /// otherwise take a fresh address for every guess.
-fn key(ip: IpAddr) -> IpAddr {
+pub(crate) fn key(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
         v4 => v4,

@@ -10,7 +10,7 @@ use crate::store::Store;
 use crate::tokens;
 use fanorona_net::{Board, ColourChoice, ErrorCode, OfferKind, Role, ServerMsg};
 use fanorona_rules::{Rules, Side, Turn, Variant};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, MutexGuard as StdMutexGuard};
@@ -98,6 +98,8 @@ pub struct Hub {
     queued: StdMutex<HashMap<u64, Queued>>,
     per_ip: StdMutex<HashMap<IpAddr, usize>>,
     failed_joins: StdMutex<FailedJoins>,
+    /// Games created per address: the same fixed-window count as wrong invite codes, every creation counted.
+    creates: StdMutex<FailedJoins>,
     connections: AtomicUsize,
     next_conn: AtomicU64,
 }
@@ -150,6 +152,7 @@ impl Hub {
                 config.failed_join_window,
                 config.failed_join_addresses,
             )),
+            creates: StdMutex::new(FailedJoins::new(config.max_creates, config.create_window, config.create_addresses)),
             connections: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
             config,
@@ -189,6 +192,11 @@ impl Hub {
     /// Every game in memory.
     pub(crate) async fn rooms_held(&self) -> Vec<RoomRef> {
         self.rooms.lock().await.values().cloned().collect()
+    }
+
+    /// The ids of the games in memory now: someone is connected to each, so [`crate::db::Db::expire`] must keep them.
+    pub async fn room_ids(&self) -> HashSet<String> {
+        self.rooms.lock().await.keys().cloned().collect()
     }
 
     /// The game `id`, from memory or else from the database.
@@ -321,16 +329,23 @@ impl Hub {
         }
     }
 
-    /// [`fanorona_net::ClientMsg::Create`].
+    /// [`fanorona_net::ClientMsg::Create`] from a client at `ip`, which may create [`Config::max_creates`] games per
+    /// [`Config::create_window`] (counted per address, so reconnecting does not start afresh).
     pub async fn create(
         &self,
         me: &ConnHandle,
+        ip: IpAddr,
         board: Board,
         rules: &str,
         choice: ColourChoice,
         name: String,
     ) -> Result<Placed, Refusal> {
         let rules = Rules::from_tag(rules, variant(board)).map_err(|e| refuse(ErrorCode::BadRules, e.to_string()))?;
+        let allowed = self.creates.lock().unwrap_or_else(|p| p.into_inner()).take(ip, Instant::now());
+        if let Err(wait) = allowed {
+            let text = format!("too many games created from this address; try again in {}", in_words(wait));
+            return Err(refuse(ErrorCode::RateLimited, text));
+        }
         let mine = match choice {
             ColourChoice::White => Side::White,
             ColourChoice::Black => Side::Black,
@@ -671,6 +686,10 @@ impl Hub {
         };
         {
             let mut room = r.lock().await;
+            // The connection moves into the game before it hears of it, so that its answer finds it there.
+            if q.matched.send((r.clone(), side)).is_err() {
+                return;
+            }
             let seat = &mut room.seats[side.index()];
             seat.conn = Some(q.conn.clone());
             seat.remote = None;
@@ -686,9 +705,6 @@ impl Hub {
         }
         self.notify(Notice::Presence { server: self.server_id.clone(), game: game.to_string(), side, connected: true })
             .await;
-        if q.matched.send((r.clone(), side)).is_err() {
-            self.leave(&r, conn).await;
-        }
     }
 
     /// Forgets the players connected to servers taken for dead.
@@ -727,7 +743,7 @@ impl Hub {
         let mut next = room.game.clone();
         next.play_turn(&turn).map_err(|e| refuse(ErrorCode::IllegalTurn, format!("{text}: {e}")))?;
         let notation = turn.to_string();
-        let write = Write::AddTurn { game: room.id.clone(), ply, notation: notation.clone() };
+        let write = Write::AddTurn { game: room.id.clone(), ply, notation: notation.clone(), finished: next.is_over() };
         self.commit(&mut room, write, Some((ply, notation.clone()))).await?;
         // A turn answers any standing offer: the mover's own lapse, the opponent's are declined by playing on.
         room.turn_stored(next, ply, mine, notation);

@@ -5,10 +5,12 @@
 //! - [`cluster`] and [`notice`]: servers sharing a PostgreSQL database tell each other what changed.
 //! - [`room`]: one game in memory.
 //! - [`hub`]: the games in memory and every request, checked with the engine.
+//! - [`accept`]: the accept loop: header-read timeout and connections per address.
 //! - [`conn`]: one WebSocket connection: hello, limits, dispatch.
 //! - [`guesses`]: wrong invite codes counted per address, to refuse whoever tries codes.
 //! - [`loadtest`]: the load generator (`fanorona-server loadtest`).
 
+pub mod accept;
 pub mod cluster;
 pub mod conn;
 pub mod db;
@@ -37,11 +39,22 @@ use std::time::Duration;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeader;
 
+/// The biggest message the WebSocket layer reads (see [`upgrade`]).
+const WS_MESSAGE_LIMIT: usize = 2 * MAX_CLIENT_MESSAGE_BYTES;
+
 /// The server's limits.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Open WebSocket connections allowed from one IP address.
     pub max_conns_per_ip: usize,
+    /// Open TCP connections allowed from one IP address (an IPv6 /64), counted when accepted, whatever they carry
+    /// (WebSocket, files, nothing yet); one more is closed at once. Connections from [`Config::trusted_proxies`] are
+    /// not counted, since every client comes through them ([`Config::max_conns_per_ip`] still counts the clients'
+    /// WebSockets behind them).
+    pub max_tcp_per_ip: usize,
+    /// A connection must send a whole request head within this time of being accepted, and again of its last
+    /// response when it is kept alive; otherwise it is closed. A WebSocket is no longer concerned once upgraded.
+    pub header_read_timeout: Duration,
     /// Open WebSocket connections allowed in all.
     pub max_connections: usize,
     /// Messages a second one connection may send on average.
@@ -52,7 +65,8 @@ pub struct Config {
     pub max_strikes: u32,
     /// A connection that sends nothing (not even a ping) for this long is closed.
     pub idle_timeout: Duration,
-    /// A connection must say hello within this time.
+    /// A connection must say hello within this time of its upgrade; frames before it (pings included) do not put
+    /// the deadline off.
     pub hello_timeout: Duration,
     /// Spectators allowed in one game.
     pub max_spectators: usize,
@@ -71,6 +85,21 @@ pub struct Config {
     /// Addresses whose failed joins are remembered at once: the table's memory is bounded by it, and when it is
     /// full the address whose window started first is forgotten.
     pub failed_join_addresses: usize,
+    /// Games one address (an IPv6 /64) may create within [`Config::create_window`] of its first; past them its
+    /// creations are refused as `rate_limited` until the window ends (a fixed window, so up to twice as many around
+    /// its end). Counted per address, not per connection, so reconnecting does not start afresh. Quick matches are
+    /// not counted: they need a second player. A `max_creates` of 0 is taken as 1.
+    pub max_creates: u32,
+    /// The window of [`Config::max_creates`].
+    pub create_window: Duration,
+    /// Addresses whose creations are remembered at once (as [`Config::failed_join_addresses`]).
+    pub create_addresses: usize,
+    /// A game not over and unchanged for this long is deleted by the sweep ([`spawn_sweeper`], [`db::Db::expire`]);
+    /// so is a game never started (a seat still free, no turn) once its invite has expired ([`Config::invite_ttl`]).
+    /// Finished games are kept.
+    pub abandon_after: Duration,
+    /// How often the sweep runs.
+    pub sweep_every: Duration,
     /// Reverse proxies whose `X-Forwarded-For` header names the client (see [`client_ip`]); none by default, so
     /// that a client cannot choose the address its connections count against.
     pub trusted_proxies: Vec<IpAddr>,
@@ -80,6 +109,8 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             max_conns_per_ip: 16,
+            max_tcp_per_ip: 64,
+            header_read_timeout: Duration::from_secs(10),
             max_connections: 20_000,
             msgs_per_sec: 10.0,
             burst: 20.0,
@@ -91,6 +122,11 @@ impl Default for Config {
             max_failed_joins: 10,
             failed_join_window: Duration::from_secs(10 * 60),
             failed_join_addresses: 100_000,
+            max_creates: 60,
+            create_window: Duration::from_secs(10 * 60),
+            create_addresses: 100_000,
+            abandon_after: Duration::from_secs(30 * 24 * 60 * 60),
+            sweep_every: Duration::from_secs(60 * 60),
             trusted_proxies: Vec::new(),
         }
     }
@@ -99,7 +135,7 @@ impl Default for Config {
 /// The HTTP routes: `/ws` for the game API, `/healthz`, and the web build (with `.br` and `.gz` files served to
 /// browsers that accept them) for everything else.
 pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
-    let api = Router::new().route("/ws", get(upgrade)).route("/healthz", get(|| async { "ok" })).with_state(hub);
+    let api = Router::new().route("/ws", get(upgrade)).route("/healthz", get(health)).with_state(hub);
     match web_dir {
         Some(dir) => {
             let index = ServeFile::new(dir.join("index.html")).precompressed_br().precompressed_gzip();
@@ -136,6 +172,17 @@ pub fn client_ip(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpAdd
     peer
 }
 
+/// `/healthz`: `ok`, or 503 with the reason when the database does not work ([`store::Store::healthy`]).
+async fn health(State(hub): State<Arc<Hub>>) -> Response {
+    match hub.store.healthy().await {
+        Ok(()) => "ok".into_response(),
+        Err(e) => {
+            eprintln!("health check failed: {e}");
+            (StatusCode::SERVICE_UNAVAILABLE, format!("unhealthy: {e}")).into_response()
+        }
+    }
+}
+
 async fn upgrade(
     ws: WebSocketUpgrade,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
@@ -144,30 +191,56 @@ async fn upgrade(
 ) -> Response {
     match hub.admit(client_ip(addr.ip(), &headers, &hub.config.trusted_proxies)) {
         // Client messages are small: an 8 KiB read buffer instead of 128 KiB keeps an idle game's memory low, and
-        // writing each message at once (no write buffering) keeps the latency low.
+        // writing each message at once (no write buffering) keeps the latency low. The WebSocket layer lets through
+        // messages of up to twice the protocol's limit, so that one a little over it is read and answered with
+        // `too_large` ([`conn`] closes the connection after); bigger ones fail the read, answered best effort.
         Ok(guard) => ws
             .read_buffer_size(8 * 1024)
             .write_buffer_size(0)
-            .max_message_size(MAX_CLIENT_MESSAGE_BYTES)
-            .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
+            .max_message_size(WS_MESSAGE_LIMIT)
+            .max_frame_size(WS_MESSAGE_LIMIT)
             .on_upgrade(move |socket| conn::run(hub, socket, guard)),
         Err(ErrorCode::ServerBusy) => (StatusCode::SERVICE_UNAVAILABLE, "server busy").into_response(),
         Err(_) => (StatusCode::TOO_MANY_REQUESTS, "too many connections from this address").into_response(),
     }
 }
 
-/// Serves on `listener` until the task is dropped, with this server's part of the cluster when the database is
-/// shared ([`cluster::run`]).
+/// Serves on `listener` until the task is dropped, with the limits of [`accept::run`], and with this server's part
+/// of the cluster when the database is shared ([`cluster::run`]).
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>, web_dir: Option<PathBuf>) -> std::io::Result<()> {
     if let Some(pg) = hub.store.postgres() {
         // Alive before the first player can wait in the shared queue.
         pg.heartbeat(&hub.server_id).await.map_err(std::io::Error::other)?;
     }
+    let config = hub.config.clone();
     let app = router(hub.clone(), web_dir);
     tokio::select! {
-        r = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()) => r,
+        r = accept::run(listener, app, &config, Arc::new(accept::TcpCounts::default())) => r,
         () = cluster::run(hub) => Ok(()),
     }
+}
+
+/// Deletes expired games every [`Config::sweep_every`] (the first time at once) until the task is aborted: see
+/// [`db::Db::expire`]. The games in memory are kept, since someone is connected to them; no lock is held while the
+/// database works. With several servers on one database each sweeps, keeping the games in its own memory; a game
+/// deleted under a player of another server could only be one untouched for the whole abandonment time.
+pub fn spawn_sweeper(hub: Arc<Hub>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(hub.config.sweep_every.max(Duration::from_millis(10)));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let keep = hub.room_ids().await;
+            let (ttl, abandon) = (hub.config.invite_ttl, hub.config.abandon_after);
+            match hub.store.expire(db::unix_now(), ttl, abandon, keep).await {
+                Ok(n) if n.unstarted + n.abandoned > 0 => {
+                    eprintln!("expired {} unstarted and {} abandoned games", n.unstarted, n.abandoned)
+                }
+                Ok(_) => {}
+                Err(e) => eprintln!("expiring games failed: {e}"),
+            }
+        }
+    })
 }
 
 /// The default database: `games.sqlite3` in the platform's data folder.
@@ -186,6 +259,30 @@ mod tests {
             h.append("x-forwarded-for", v.parse().unwrap());
         }
         h
+    }
+
+    #[tokio::test]
+    async fn healthz_answers_503_once_the_database_writer_died() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let dir = tempfile::tempdir().unwrap();
+        let hub = Arc::new(Hub::new(db::Db::open(&dir.path().join("db.sqlite3")).unwrap(), Config::default()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(serve(listener, hub.clone(), None));
+        let get = async || {
+            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+            s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+            let mut out = String::new();
+            s.read_to_string(&mut out).await.unwrap();
+            out
+        };
+        let ok = get().await;
+        assert!(ok.starts_with("HTTP/1.1 200") && ok.ends_with("ok"), "{ok}");
+        let store::Store::Sqlite(db) = &hub.store else { unreachable!("an SQLite hub") };
+        db.kill_writer().await;
+        let down = get().await;
+        assert!(down.starts_with("HTTP/1.1 503") && down.contains("writer stopped"), "{down}");
+        server.abort();
     }
 
     #[test]

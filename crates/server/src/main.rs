@@ -60,6 +60,23 @@ struct ServeArgs {
     /// Seconds from an address's first wrong invite code over which its wrong codes are counted.
     #[arg(long, default_value_t = Config::default().failed_join_window.as_secs())]
     failed_join_window: u64,
+    /// Games one IP address (an IPv6 /64) may create per `--create-window`; then its creations are refused until
+    /// the window ends.
+    #[arg(long, default_value_t = Config::default().max_creates)]
+    max_creates: u32,
+    /// Seconds from an address's first game creation over which its creations are counted.
+    #[arg(long, default_value_t = Config::default().create_window.as_secs())]
+    create_window: u64,
+    /// Open TCP connections allowed from one IP address (an IPv6 /64), counted at accept; trusted proxies are exempt.
+    #[arg(long, default_value_t = Config::default().max_tcp_per_ip)]
+    max_tcp_per_ip: usize,
+    /// Seconds a connection has to send a request head, from its accept and from each response when kept alive.
+    #[arg(long, default_value_t = Config::default().header_read_timeout.as_secs())]
+    header_read_timeout: u64,
+    /// Days after which a game not over and untouched is deleted (finished games are kept; games never started go
+    /// when their invite expires).
+    #[arg(long, default_value_t = Config::default().abandon_after.as_secs() / (24 * 60 * 60))]
+    abandon_after_days: u64,
     /// A reverse proxy in front of the server (repeat for several): connections from it count against the client
     /// address it appends to `X-Forwarded-For`, e.g. `--trusted-proxy 127.0.0.1` with `--bind 127.0.0.1`.
     #[arg(long = "trusted-proxy", value_name = "IP")]
@@ -99,6 +116,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         invite_ttl: Duration::from_secs(args.invite_ttl),
         max_failed_joins: args.max_failed_joins,
         failed_join_window: Duration::from_secs(args.failed_join_window),
+        max_creates: args.max_creates,
+        create_window: Duration::from_secs(args.create_window),
+        max_tcp_per_ip: args.max_tcp_per_ip,
+        header_read_timeout: Duration::from_secs(args.header_read_timeout),
+        abandon_after: Duration::from_secs(args.abandon_after_days.saturating_mul(24 * 60 * 60)),
         trusted_proxies: args.trusted_proxies,
         ..Config::default()
     };
@@ -116,6 +138,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     println!("listening on {addr} (database {})", shown(&spec));
     let _ = std::io::stdout().flush();
     let hub = Arc::new(Hub::new(store, config));
+    let _sweeper = fanorona_server::spawn_sweeper(hub.clone());
     tokio::select! {
         r = fanorona_server::serve(listener, hub, web_dir) => r.map_err(|e| e.to_string()),
         _ = tokio::signal::ctrl_c() => Ok(()),

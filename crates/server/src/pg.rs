@@ -7,9 +7,11 @@
 //! The change's notification (`pg_notify`) is sent in the same transaction, so PostgreSQL delivers it exactly when
 //! the change commits, never for a change that did not.
 
-use crate::db::{DbError, NewGame, StoredGame, StoredSeat, TokenHash, Write, unix_now};
+use crate::db::{DbError, ExpiredCounts, INVITE_USED, NewGame, StoredGame, StoredSeat, TokenHash, Write, unix_now};
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
+use std::collections::HashSet;
+use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, NoTls};
@@ -28,6 +30,9 @@ const POOL_SIZE: usize = 16;
 /// together do not apply them twice.
 const MIGRATION_LOCK: i64 = 0x0fa9_0a0a;
 
+/// Games deleted per statement when expiring, so that no transaction holds many rows for long.
+const EXPIRE_CHUNK: u64 = 256;
+
 /// The first key of the advisory locks that serialize quick matching, one per board.
 const QUEUE_LOCK: i32 = 0x0fa9_0b0b;
 
@@ -40,12 +45,9 @@ pub const HEARTBEAT_S: u64 = 2;
 
 impl From<tokio_postgres::Error> for DbError {
     fn from(e: tokio_postgres::Error) -> Self {
+        let text = e.as_db_error().map(|d| d.to_string()).unwrap_or_else(|| e.to_string());
         // A unique key refused the change: it was already made (a turn stored twice, a token taken).
-        if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
-            DbError::conflict(e.to_string())
-        } else {
-            DbError::new(e.as_db_error().map(|d| d.to_string()).unwrap_or_else(|| e.to_string()))
-        }
+        if e.code() == Some(&SqlState::UNIQUE_VIOLATION) { DbError::conflict(text) } else { DbError::new(text) }
     }
 }
 
@@ -126,7 +128,7 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
                 )
                 .await?;
             if used != 1 {
-                return Err(DbError::conflict("the invite was already used"));
+                return Err(DbError::conflict(INVITE_USED));
             }
             tx.execute(
                 "INSERT INTO seats (game_id, side, token_hash, name) VALUES ($1, $2, $3, $4)",
@@ -134,13 +136,14 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
             )
             .await?;
         }
-        Write::AddTurn { game, ply, notation } => {
+        Write::AddTurn { game, ply, notation, finished } => {
             let ply = i32::try_from(*ply).map_err(|_| DbError::new("turn number out of range"))?;
             tx.execute("INSERT INTO turns (game_id, ply, notation) VALUES ($1, $2, $3)", &[game, &ply, notation])
                 .await?;
             tx.execute(
-                "UPDATE games SET updated_at = $2, draw_offer = NULL, takeback_request = NULL WHERE id = $1",
-                &[game, &t],
+                "UPDATE games SET updated_at = $2, draw_offer = NULL, takeback_request = NULL, finished = $3 \
+                 WHERE id = $1",
+                &[game, &t, finished],
             )
             .await?;
         }
@@ -155,8 +158,8 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
         }
         Write::SetEnding { game, ending } => {
             tx.execute(
-                "UPDATE games SET ending = $2, updated_at = $3, draw_offer = NULL, takeback_request = NULL \
-                 WHERE id = $1",
+                "UPDATE games SET ending = $2, updated_at = $3, draw_offer = NULL, takeback_request = NULL, \
+                 finished = TRUE WHERE id = $1",
                 &[game, ending, &t],
             )
             .await?;
@@ -239,11 +242,52 @@ impl PgStore {
         Ok(())
     }
 
-    /// Whether the database answers.
-    pub async fn ping(&self) -> Result<(), DbError> {
+    /// Whether the database answers a read of the games within 2 s.
+    pub async fn healthy(&self) -> Result<(), DbError> {
+        let probe = async {
+            let client = self.pool.get().await?;
+            client.execute("SELECT 1 FROM games LIMIT 1", &[]).await?;
+            Ok(())
+        };
+        tokio::time::timeout(Duration::from_secs(2), probe)
+            .await
+            .map_err(|_| DbError::new("the database did not answer within 2 s"))?
+    }
+
+    /// Deletes the games nobody will come back to, by the rules of [`crate::db::Db::expire`]: never started and
+    /// created more than `invite_ttl` before `now`, or not over and unchanged for `abandon_after`; never those of
+    /// `keep`. In chunks, each deletion checking its rule again, so that a game changed meanwhile is kept.
+    pub async fn expire(
+        &self,
+        now: i64,
+        invite_ttl: Duration,
+        abandon_after: Duration,
+        keep: HashSet<String>,
+    ) -> Result<ExpiredCounts, DbError> {
+        const UNSTARTED: &str = "invite_hash IS NOT NULL AND created_at < $1 \
+                                 AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.game_id = games.id)";
+        const ABANDONED: &str = "NOT finished AND ending IS NULL AND updated_at < $1";
+        let before = |d: Duration| now.saturating_sub(i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        let keep: Vec<String> = keep.into_iter().collect();
         let client = self.pool.get().await?;
-        client.execute("SELECT 1", &[]).await?;
-        Ok(())
+        let mut counts = ExpiredCounts::default();
+        for (rule, cutoff, count) in [
+            (UNSTARTED, before(invite_ttl), &mut counts.unstarted),
+            (ABANDONED, before(abandon_after), &mut counts.abandoned),
+        ] {
+            let sql = format!(
+                "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE {rule} AND NOT (id = ANY($2)) \
+                 LIMIT {EXPIRE_CHUNK} FOR UPDATE SKIP LOCKED) AND {rule}"
+            );
+            loop {
+                let n = client.execute(&sql, &[&cutoff, &keep]).await?;
+                *count += n as usize;
+                if n < EXPIRE_CHUNK {
+                    break;
+                }
+            }
+        }
+        Ok(counts)
     }
 
     /// The game and side of a seat token's hash.

@@ -1,9 +1,11 @@
 //! The storage the server runs on: SQLite ([`crate::db`], embedded, one server) or PostgreSQL ([`crate::pg`], shared
 //! by several servers), behind one interface with the same guarantees.
 
-use crate::db::{Db, DbError, StoredGame, TokenHash, Write};
+use crate::db::{Db, DbError, ExpiredCounts, StoredGame, TokenHash, Write};
 use crate::pg::PgStore;
+use std::collections::HashSet;
 use std::path::Path;
+use std::time::Duration;
 
 /// Where the games are stored.
 #[derive(Clone)]
@@ -101,6 +103,28 @@ impl Store {
         match self {
             Store::Sqlite(db) => db.load(id).await,
             Store::Postgres(pg) => pg.load(id).await,
+        }
+    }
+
+    /// Whether the database works (SQLite: [`Db::healthy`]; PostgreSQL: it answers within 2 s).
+    pub async fn healthy(&self) -> Result<(), DbError> {
+        match self {
+            Store::Sqlite(db) => db.healthy().await,
+            Store::Postgres(pg) => pg.healthy().await,
+        }
+    }
+
+    /// Deletes the games nobody will come back to, by the rules of [`Db::expire`], keeping those of `keep`.
+    pub async fn expire(
+        &self,
+        now: i64,
+        invite_ttl: Duration,
+        abandon_after: Duration,
+        keep: HashSet<String>,
+    ) -> Result<ExpiredCounts, DbError> {
+        match self {
+            Store::Sqlite(db) => db.expire(now, invite_ttl, abandon_after, keep).await,
+            Store::Postgres(pg) => pg.expire(now, invite_ttl, abandon_after, keep).await,
         }
     }
 }

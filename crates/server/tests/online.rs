@@ -52,6 +52,11 @@ async fn a_whole_game_to_the_end_with_a_spectator() {
     let mut rng = SmallRng::seed_from_u64(11);
     play_random(&mut p, &mut game, &mut rng, 1000).await;
     assert!(game.is_over(), "a game ends within 1000 turns (the no-capture draw rule)");
+    // The database knows it is over (the sweep of abandoned games keeps it) although no ending was stored.
+    let db = rusqlite::Connection::open(dir.path().join("db.sqlite3")).unwrap();
+    let (finished, ending): (bool, Option<String>) =
+        db.query_row("SELECT finished, ending FROM games", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    assert!(finished && ending.is_none());
     let end = p.white.state().await;
     assert_eq!(end.to_move, None);
     assert_ne!(end.result, "*");
@@ -552,8 +557,9 @@ async fn oversized_idle_and_badly_named_clients_are_refused() {
     assert_eq!(c.error().await, ErrorCode::InvalidField);
     c.send(&ClientMsg::Join { invite: "x".repeat(40), name: String::new() }).await;
     assert_eq!(c.error().await, ErrorCode::InvalidField);
-    // A message over the size limit closes the connection at the WebSocket layer.
+    // A message over the size limit is refused as too large, and the connection closed.
     c.send_text(&format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(8 * 1024))).await;
+    assert_eq!(c.error().await, ErrorCode::TooLarge);
     assert!(c.try_recv().await.is_none());
     // Silence closes a connection: before the hello, and after it.
     let mut quiet = Client::raw(server.addr).await;

@@ -49,11 +49,11 @@ async fn guarantees(store: Store) {
     assert_eq!(store.find_seat([2; 32]).await.unwrap(), Some(("g1".into(), "black".into())));
 
     for (ply, t) in ["d3-e3A", "f4-f3A", "e3-f2W"].iter().enumerate() {
-        let write = Write::AddTurn { game: "g1".into(), ply: ply as u32, notation: t.to_string() };
+        let write = Write::AddTurn { game: "g1".into(), ply: ply as u32, notation: t.to_string(), finished: false };
         store.write_checked(write, 1 + ply as i64, none).await.unwrap();
     }
     // A turn number already stored is refused even at the right version: two servers cannot both store a turn.
-    let twice = Write::AddTurn { game: "g1".into(), ply: 1, notation: "x".into() };
+    let twice = Write::AddTurn { game: "g1".into(), ply: 1, notation: "x".into(), finished: false };
     let e = store.write_checked(twice, 4, none).await.unwrap_err();
     assert!(e.conflict, "{e}");
     let g = load(&store, "g1").await;
@@ -78,6 +78,36 @@ async fn guarantees(store: Store) {
     assert!(e.conflict);
     // The schema refuses a side that is not one.
     assert!(store.write(Write::SetOffers { game: "g1".into(), draw: Some("grey"), takeback: None }).await.is_err());
+
+    // Expiry: a game never started goes once its invite expired; one started and left goes after the abandonment
+    // time, unless it is held (in memory) or over (g1 ended in a draw).
+    let other = |id: &str, b: u8| NewGame {
+        invite_hash: Some([b; 32]),
+        spectate_hash: [b + 1; 32],
+        white: Some(seat(b + 2, "A")),
+        ..new_game(id)
+    };
+    store.write(Write::CreateGame(other("unstarted", 20))).await.unwrap();
+    store.write(Write::CreateGame(NewGame { black: Some(seat(40, "B")), ..other("left", 30) })).await.unwrap();
+    store.write(Write::CreateGame(NewGame { black: Some(seat(50, "B")), ..other("held", 33) })).await.unwrap();
+    for id in ["left", "held"] {
+        let turn = Write::AddTurn { game: id.into(), ply: 0, notation: "d3-e3A".into(), finished: false };
+        store.write(turn).await.unwrap();
+    }
+    let (day, now) = (std::time::Duration::from_secs(86_400), fanorona_server::db::unix_now());
+    let held: std::collections::HashSet<String> = ["held".to_string()].into();
+    let n = store.expire(now, day, 30 * day, held.clone()).await.unwrap();
+    assert_eq!((n.unstarted, n.abandoned), (0, 0));
+    let n = store.expire(now + 2 * 86_400, day, 30 * day, held.clone()).await.unwrap();
+    assert_eq!((n.unstarted, n.abandoned), (1, 0));
+    assert!(store.load("unstarted".into()).await.unwrap().is_none());
+    let n = store.expire(now + 31 * 86_400, day, 30 * day, held).await.unwrap();
+    assert_eq!((n.unstarted, n.abandoned), (0, 1));
+    assert!(store.load("left".into()).await.unwrap().is_none());
+    assert!(store.find_seat([40; 32]).await.unwrap().is_none(), "its seats went with it");
+    assert!(store.load("held".into()).await.unwrap().is_some());
+    assert!(store.load("g1".into()).await.unwrap().is_some());
+    store.healthy().await.unwrap();
 }
 
 #[tokio::test]
@@ -106,7 +136,8 @@ async fn two_servers_racing_on_one_turn_store_it_once() {
         .unwrap();
     // Each round both servers try a different turn from the same version: exactly one wins.
     for round in 0..20_i64 {
-        let turn = |t: &str| Write::AddTurn { game: "g".into(), ply: round as u32, notation: t.into() };
+        let turn =
+            |t: &str| Write::AddTurn { game: "g".into(), ply: round as u32, notation: t.into(), finished: false };
         let none = || String::new();
         let (ra, rb) = tokio::join!(a.write_checked(turn("a"), round, none), b.write_checked(turn("b"), round, none));
         assert!(ra.is_ok() != rb.is_ok(), "round {round}: {ra:?} {rb:?}");

@@ -13,8 +13,13 @@ CREATE TABLE games (
     draw_offer       TEXT CHECK (draw_offer IN ('white', 'black')),
     takeback_request TEXT CHECK (takeback_request IN ('white', 'black')),
     updated_at       BIGINT NOT NULL,
+    finished         BOOLEAN NOT NULL DEFAULT FALSE, -- over, by its turns or an ending: never expired
     version          BIGINT NOT NULL DEFAULT 0 -- one more for every change: a change names the version it was made from
 );
+
+-- The sweep's two queries: unfinished games by last change, games with a free seat by creation.
+CREATE INDEX games_unfinished_by_update ON games (updated_at) WHERE NOT finished;
+CREATE INDEX games_open_invite_by_creation ON games (created_at) WHERE invite_hash IS NOT NULL;
 
 CREATE TABLE seats (
     game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
