@@ -41,7 +41,7 @@ pub struct Options {
     /// A server, on this machine (a loopback address); repeat for several: game i's creator connects to the i-th
     /// (modulo their number), its friend to the next one, and a player whose connection drops fails over to the
     /// next address in the list.
-    #[arg(long = "addr", default_value = "127.0.0.1:8080", num_args = 1)]
+    #[arg(long = "addr", value_name = "ADDR", default_value = "127.0.0.1:8080", num_args = 1)]
     pub addrs: Vec<SocketAddr>,
     /// Milliseconds each player waits before sending its turn.
     #[arg(long, default_value_t = 200)]
@@ -53,13 +53,13 @@ pub struct Options {
     #[arg(long, default_value_t = 120)]
     pub duration_s: u64,
     /// A server's process id, to report its memory (Linux: /proc/PID/status); repeat for several.
-    #[arg(long = "server-pid", num_args = 1)]
+    #[arg(long = "server-pid", value_name = "PID", num_args = 1)]
     pub server_pids: Vec<u32>,
     /// Seconds into the play phase at which to kill (SIGKILL) the server `--kill-pid`.
-    #[arg(long, requires = "kill_pid")]
+    #[arg(long, value_name = "S", requires = "kill_pid")]
     pub kill_after_s: Option<f64>,
     /// The server to kill: one of the `--server-pid` values.
-    #[arg(long, requires = "kill_after_s")]
+    #[arg(long, value_name = "PID", requires = "kill_after_s")]
     pub kill_pid: Option<u32>,
     /// Seed of the random games.
     #[arg(long, default_value_t = 1)]
@@ -99,6 +99,7 @@ struct Played {
     ended: bool,
     at_cap: bool,
     reconnects: u32,
+    resent: u32,
     acknowledged: u32,
     lost: u32,
     error: Option<String>,
@@ -144,6 +145,8 @@ pub struct Report {
     pub max_ms: f64,
     /// Connections re-established after a drop.
     pub reconnects: u64,
+    /// Turns sent again after a failover because the server had not stored them.
+    pub resent: u64,
     /// Turns whose mover received their `turn_played`.
     pub acknowledged: u64,
     /// Acknowledged turns missing from the server's final record of their game.
@@ -179,6 +182,8 @@ impl Report {
         let _ = writeln!(s, "latency p99 ms: {:.2}", self.p99_ms);
         let _ = writeln!(s, "latency max ms: {:.2}", self.max_ms);
         let _ = writeln!(s, "reconnects:     {}", self.reconnects);
+        let _ =
+            writeln!(s, "resent:         {} turns the server had not stored when their mover came back", self.resent);
         let _ = writeln!(s, "acknowledged:   {} turns", self.acknowledged);
         let _ = writeln!(s, "lost:           {} acknowledged turns missing from the records", self.lost);
         for m in &self.servers {
@@ -371,7 +376,7 @@ async fn play(
                     next_event(&mut players).await?
                 };
                 match event {
-                    (who, Ok(ServerMsg::TurnPlayed { ply: p, turn: t, .. })) if p == ply && t == text => {
+                    (who, Ok(ServerMsg::TurnPlayed { ply: p, turn: t, .. })) if p == ply && t == text && !done[who] => {
                         if who == mover {
                             out.acknowledged += 1;
                             acked.push((ply, text.clone()));
@@ -394,14 +399,15 @@ async fn play(
                             }
                             // The state shows it, so no `turn_played` for it comes on the new connection.
                             done[who] = true;
-                        } else if n < ply as usize {
-                            // Turns both players had were lost: go on from the server's ply, as a client would; the
-                            // final record check counts what was lost.
+                        } else if n < ply as usize || done[mover] {
+                            // Turns already acknowledged are missing: go on from the server's ply, as a client
+                            // would; the final record check counts what was lost.
                             game = stored;
                             continue 'game;
                         } else if who == mover {
                             // Not stored (the old server died first) and still ours to play: send it again.
                             to_send = true;
+                            out.resent += 1;
                         }
                         // The opponent back without the turn gets its `turn_played` on the new connection.
                     }
@@ -643,6 +649,7 @@ pub async fn measure(options: &Options) -> Result<Report, String> {
         p99_ms: percentile(&latencies, 0.99),
         max_ms: latencies.last().map_or(0.0, |&l| l as f64 / 1000.0),
         reconnects: played.iter().map(|p| p.reconnects as u64).sum(),
+        resent: played.iter().map(|p| p.resent as u64).sum(),
         acknowledged: played.iter().map(|p| p.acknowledged as u64).sum(),
         lost: played.iter().map(|p| p.lost as u64).sum(),
         killed_at_s,
