@@ -57,8 +57,14 @@ impl Drop for Process {
 /// Starts the server binary on `port` (0: any) with the database `db` (an SQLite path or a PostgreSQL address) and
 /// reads its address from its first line.
 pub fn spawn_binary(db: impl AsRef<std::ffi::OsStr>, port: u16) -> Process {
+    spawn_binary_with(db, port, &[])
+}
+
+/// [`spawn_binary`] with more command-line options (limits, say).
+pub fn spawn_binary_with(db: impl AsRef<std::ffi::OsStr>, port: u16, options: &[&str]) -> Process {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona-server"))
         .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--web-dir", "/nonexistent"])
+        .args(options)
         .arg("--db")
         .arg(db)
         .stdout(Stdio::piped())
