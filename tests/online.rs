@@ -3,8 +3,9 @@
 //! illegal turn refused (the server's state restoring the board), a resignation sent through the server, the
 //! finished game counted under "online" and saved as a record, both players back in their seats after the server
 //! restarts (with a turn played while it was down), one player cut off alone through a loopback relay, seen away
-//! and back by the other, and a quick match whose code to watch both players get and a friend uses. Every wait is
-//! bounded.
+//! and back by the other, a quick match whose code to watch both players get and a friend uses, and failing over
+//! through a list of server addresses: past a dead first address (or one that never answers) to a live server, and
+//! from a server that dies to the next address, where both players resume their seats. Every wait is bounded.
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -114,9 +115,14 @@ fn player(storage: &Storage) -> App {
 
 /// Updates every app until `done` holds, for at most [`WAIT`].
 fn drive(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
+    drive_for(apps, what, WAIT, done);
+}
+
+/// Updates every app until `done` holds, for at most `limit`.
+fn drive_for(apps: &mut [&mut App], what: &str, limit: Duration, done: impl Fn(&[&mut App]) -> bool) {
     let start = Instant::now();
     while !done(apps) {
-        assert!(start.elapsed() < WAIT, "timed out waiting for {what}");
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
         for app in apps.iter_mut() {
             app.update();
         }
@@ -374,4 +380,96 @@ fn a_quick_match_gives_both_players_a_code_for_friends_to_watch() {
         game(apps[2]).turns().len() == 1
     });
     assert_eq!(game(&c).turns()[0], first);
+}
+
+/// A loopback address where nothing listens (a port just freed): connecting there is refused at once.
+fn dead_addr() -> std::net::SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+}
+
+#[test]
+fn a_dead_first_address_fails_over_to_the_live_server() {
+    let server = server();
+    let dead = dead_addr();
+    // As a player would type them: a host and port, then the live server's address, after a comma.
+    let servers = format!("127.0.0.1:{}, {}", dead.port(), server.url);
+    let (mut a, mut b) = seated_pair(&servers, &servers);
+    for app in [&a, &b] {
+        assert_eq!(online(app).servers(), [format!("ws://{dead}/ws"), server.url.clone()]);
+        assert_eq!(online(app).url(), server.url, "connected to the live server");
+        assert_eq!(online(app).home_url(), server.url);
+        assert_eq!(online(app).seat().unwrap().url, server.url, "the seat is kept with the address that worked");
+    }
+    // The invite went out with the live server's address, not the dead one listed first.
+    assert!(online(&a).invite_link().unwrap().starts_with(&format!("http://{}/?join=", server.addr)));
+
+    // The game goes on there: Black's reply reaches White.
+    let reply = some_turn(game(&b), 1);
+    play(&mut b, &reply);
+    drive(&mut [&mut a, &mut b], "Black's reply on White's board", |apps| game(apps[0]).turns().len() == 2);
+    assert_eq!(game(&a).turns(), game(&b).turns());
+}
+
+#[test]
+fn a_server_that_never_answers_is_left_for_the_next_after_a_while() {
+    let server = server();
+    // Connections to it are taken by the system (the backlog) and never answered, as a server that hangs would.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("ws://{}/ws", silent.local_addr().unwrap());
+    let mut app = player(&Storage::memory());
+    let began = Instant::now();
+    start(&mut app, &format!("{silent_url},{}", server.url), "Ana", Goal::QuickMatch(Board::Dimy));
+    drive(&mut [&mut app], "the attempt on the silent server", |apps| {
+        online(apps[0]).link() == online::Link::Connecting && online(apps[0]).url() == silent_url
+    });
+    let limit = Duration::from_secs_f64(online::CONNECT_SECS) + WAIT;
+    drive_for(&mut [&mut app], "the quick-match queue on the live server", limit, |apps| online(apps[0]).queued());
+    assert!(began.elapsed().as_secs_f64() >= online::CONNECT_SECS, "given up before its time");
+    assert_eq!(online(&app).url(), server.url);
+    drop(silent);
+}
+
+#[test]
+fn seats_resume_on_the_next_listed_server_when_theirs_dies() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = server_at(dir.path(), "127.0.0.1:0".parse().unwrap());
+    let second_addr = dead_addr();
+    let servers = format!("{} ws://{second_addr}/ws", first.url);
+    let (mut a, mut b) = seated_pair(&servers, &servers);
+    assert!([&a, &b].iter().all(|app| online(app).url() == first.url));
+    let tokens = (online(&a).token().unwrap().to_string(), online(&b).token().unwrap().to_string());
+
+    // The first server dies: both players lose it, and each tries it again and then the second address, where
+    // nothing listens yet.
+    drop(first);
+    drive(&mut [&mut a, &mut b], "both connections lost and the second address tried", |apps| {
+        apps.iter().all(|app| {
+            matches!(online(app).link(), online::Link::Retrying { .. })
+                && online(app).url() == format!("ws://{second_addr}/ws")
+        })
+    });
+    assert!(online(&a).in_game() && online(&b).in_game());
+    let reply = some_turn(game(&b), 1);
+    play(&mut b, &reply);
+    drive(&mut [&mut a, &mut b], "Black's turn on its own board", |apps| game(apps[1]).turns().len() == 2);
+
+    // Another server of the cluster comes up at the second address with the same database (the first is gone, so
+    // SQLite has one writer at a time): both resume their own seats there and Black's waiting turn gets through.
+    let second = server_at(dir.path(), second_addr);
+    drive(&mut [&mut a, &mut b], "both back on the second server and Black's turn on White's board", |apps| {
+        apps.iter().all(|app| online(app).link() == online::Link::Open && online(app).url() == second.url)
+            && game(apps[0]).turns().len() == 2
+    });
+    assert_eq!((online(&a).token().unwrap(), online(&b).token().unwrap()), (tokens.0.as_str(), tokens.1.as_str()));
+    assert_eq!(online(&a).my_side(), Some(Side::White));
+    assert_eq!(online(&b).my_side(), Some(Side::Black));
+    assert_eq!(game(&b).turns()[1], reply);
+    for app in [&a, &b] {
+        assert_eq!(online(app).home_url(), second.url);
+        assert_eq!(online(app).seat().unwrap().url, second.url, "the seat now resumes on the second server first");
+    }
+    let third = some_turn(game(&a), 2);
+    play(&mut a, &third);
+    drive(&mut [&mut a, &mut b], "White's next turn on Black's board", |apps| game(apps[1]).turns().len() == 3);
+    assert_eq!(game(&a).turns(), game(&b).turns());
 }

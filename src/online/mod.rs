@@ -5,6 +5,12 @@
 //! after a drop with the protocol's [`Backoff`] and resumes its seat with the seat token, and pings while idle so
 //! the server keeps it. Incoming messages wake a sleeping window through the [`LoopWaker`].
 //!
+//! The server may be several: servers of one cluster share their database, so a seat token resumes its seat on any
+//! of them. The player gives a list of addresses ([`server_urls`]); a lost connection is tried again on the address
+//! that last worked, then each failed attempt moves on to the next address in the list ([`next_server`]), with the
+//! same backoff between attempts. One address (a single server, or a load balancer in front of several) is a list
+//! of one.
+//!
 //! The server is authoritative. The opponent's turns (`TurnPlayed`) enter the game as ordinary [`MoveRequest`]s,
 //! so that they animate and sound like any other; the local player's finished turns ([`TurnEnded`] of the local
 //! side) are sent as `Turn { ply, turn }`; a full `State` that disagrees with the local game replaces it with
@@ -37,8 +43,13 @@ pub const PING_SECS: f64 = 30.0;
 /// Seconds a notice (an error from the server, a declined offer) stays on screen.
 pub const NOTICE_SECS: f64 = 6.0;
 
-/// The server address on the desktop: the one the game was built for (`FANORONA_SERVER` when it was compiled), or
-/// a server run on this machine with its defaults.
+/// Seconds an attempt may take from connecting to the server's welcome before it counts as failed. A server whose
+/// machine is gone answers nothing at all, and the system's own limit on a connection (minutes) would hold the
+/// player there instead of moving on to the next address.
+pub const CONNECT_SECS: f64 = 10.0;
+
+/// The server address on the desktop: the one the game was built for (`FANORONA_SERVER` when it was compiled, one
+/// address or a list as [`server_urls`] reads it), or a server run on this machine with its defaults.
 pub const DESKTOP_SERVER: &str = match option_env!("FANORONA_SERVER") {
     Some(server) => server,
     None => "ws://127.0.0.1:8080/ws",
@@ -56,6 +67,25 @@ pub fn server_url(typed: &str) -> String {
     };
     let rest = rest.trim_end_matches('/');
     if rest.contains('/') { format!("{scheme}://{rest}") } else { format!("{scheme}://{rest}/ws") }
+}
+
+/// The WebSocket addresses of the servers in what a person typed: addresses separated by commas and/or spaces,
+/// each in any form [`server_url`] reads, in the order given and each once. Empty when nothing was typed.
+pub fn server_urls(typed: &str) -> Vec<String> {
+    let mut urls: Vec<String> = Vec::new();
+    for part in typed.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()) {
+        let url = server_url(part);
+        if !urls.contains(&url) {
+            urls.push(url);
+        }
+    }
+    urls
+}
+
+/// The address to try after a failed attempt on address `current` of `count`: the next one, the first after the
+/// last.
+pub fn next_server(current: usize, count: usize) -> usize {
+    if count == 0 { 0 } else { (current + 1) % count }
 }
 
 /// What the player asked the server for.
@@ -100,7 +130,14 @@ pub enum Link {
 /// The online session: what the player asked for, the connection, the seat and the server's view of the game.
 #[derive(Resource, Debug, Default)]
 pub struct Online {
-    url: String,
+    /// The servers' addresses, in the player's order; never empty during a session.
+    servers: Vec<String>,
+    /// The address being tried, or connected to: an index into `servers`.
+    current: usize,
+    /// The address of the last connection the server welcomed: an index into `servers`.
+    worked: Option<usize>,
+    /// When the attempt in progress began, in real seconds (see [`CONNECT_SECS`]).
+    attempt_since: f64,
     name: String,
     goal: Option<Goal>,
     link: Link,
@@ -136,16 +173,21 @@ struct Pending {
 }
 
 impl Online {
-    /// Starts a session with the server at `url` (a `ws://` or `wss://` address) for `goal`, as `name`; any
-    /// session before it ends.
+    /// Starts a session with the server at `url` for `goal`, as `name`; any session before it ends. `url` is one
+    /// address or a list as [`server_urls`] reads it: the first is tried first.
     pub fn start(&mut self, url: &str, name: &str, goal: Goal) {
         let started = matches!(goal, Goal::Resume(_));
         let token = match &goal {
             Goal::Resume(t) => Some(t.clone()),
             _ => None,
         };
+        let mut servers = server_urls(url);
+        if servers.is_empty() {
+            // Nothing typed: tried anyway and failing, as one address that does not answer would.
+            servers.push(server_url(url));
+        }
         *self = Online {
-            url: server_url(url),
+            servers,
             name: sanitize_name(name),
             goal: Some(goal),
             link: Link::Connecting,
@@ -187,9 +229,32 @@ impl Online {
         self.link
     }
 
-    /// The server's address.
+    /// The address being tried or connected to.
     pub fn url(&self) -> &str {
-        &self.url
+        self.servers.get(self.current).map_or("", String::as_str)
+    }
+
+    /// Every server's address, in the order they are tried.
+    pub fn servers(&self) -> &[String] {
+        &self.servers
+    }
+
+    /// The address to give others and to keep with the seat: the one last connected to, or the first.
+    pub fn home_url(&self) -> &str {
+        self.servers.get(self.worked.unwrap_or(0)).map_or("", String::as_str)
+    }
+
+    /// Makes `url` the address tried next (the one a saved seat last worked on); added first if it is not in the
+    /// list.
+    fn prefer(&mut self, url: &str) {
+        let url = server_url(url);
+        self.current = match self.servers.iter().position(|s| *s == url) {
+            Some(i) => i,
+            None => {
+                self.servers.insert(0, url);
+                0
+            }
+        };
     }
 
     /// What this connection is in its game, once the server said.
@@ -255,16 +320,25 @@ impl Online {
         self.failure.as_deref()
     }
 
-    /// The page that opens this game's invite: `http(s)://<host>/?join=<code>`, from the server's address.
+    /// The page that opens this game's invite: `http(s)://<host>/?join=<code>`, from the address of the server
+    /// connected to ([`Online::home_url`]).
     pub fn invite_link(&self) -> Option<String> {
-        Some(join_link(&self.url, self.invite.as_deref()?))
+        Some(join_link(self.home_url(), self.invite.as_deref()?))
     }
 
     /// The saved form of this session, kept with the game in progress so that "Continue" returns to the seat.
     pub fn seat(&self) -> Option<OnlineSeat> {
         let watching = self.role == Some(Role::Spectator);
         let token = if watching { self.spectate.clone().or_else(|| self.watch_code()) } else { self.token.clone() };
-        Some(OnlineSeat { url: self.url.clone(), token: token?, watching, spectate: self.spectate.clone() })
+        // One address is saved as before, so that an older game still reads the save.
+        let servers = if self.servers.len() > 1 { self.servers.clone() } else { Vec::new() };
+        Some(OnlineSeat {
+            url: self.home_url().to_string(),
+            servers,
+            token: token?,
+            watching,
+            spectate: self.spectate.clone(),
+        })
     }
 
     fn watch_code(&self) -> Option<String> {
@@ -278,14 +352,38 @@ impl Online {
         self.notice = Some((text, now));
     }
 
-    /// The connection was lost: try again after the next delay of the backoff.
+    /// The connection was lost: try again after the next delay of the backoff, on the same address if the server
+    /// had welcomed this connection (the one that last worked), else on the next.
     fn lost(&mut self, now: f64, why: &str) {
         if self.link == Link::Refused || self.goal.is_none() {
             return;
         }
-        warn!("online: connection to {} lost: {why}", self.url);
+        warn!("online: connection to {} lost: {why}", self.url());
+        if self.link != Link::Open {
+            self.current = next_server(self.current, self.servers.len());
+        }
         let delay = self.backoff.get_or_insert_with(|| Backoff::new(seed())).next_delay_ms();
         self.link = Link::Retrying { at: now + delay as f64 / 1000.0 };
+    }
+
+    /// The server welcomed the connection: it is open, the address works, and the seat (or the goal) is asked for
+    /// first.
+    fn welcomed(&mut self) {
+        self.link = Link::Open;
+        self.epoch += 1;
+        self.worked = Some(self.current);
+        if let Some(b) = self.backoff.as_mut() {
+            b.reset();
+        }
+        if let Some(first) = self.entry_message() {
+            self.outbox.push_front(first);
+        }
+    }
+
+    /// What the screens show of the connection: its state (not when the next attempt is), the address tried and
+    /// the one that worked. A frame is asked for whenever it changes.
+    fn shown(&self) -> (std::mem::Discriminant<Link>, usize, Option<usize>) {
+        (std::mem::discriminant(&self.link), self.current, self.worked)
     }
 
     /// Queues again the local player's turns written to a connection that has closed since: the server's state,
@@ -422,7 +520,8 @@ fn publish_seat(online: Res<Online>, seat: Option<ResMut<CurrentSeat>>, mut comm
 }
 
 /// Connects when it is time, reads the connection's events, answers the welcome, and sends what is queued (or a
-/// ping when nothing was sent for a while).
+/// ping when nothing was sent for a while). A change in what the screens show of the connection (see
+/// [`Online::shown`]) asks for a frame.
 fn pump(
     mut online: ResMut<Online>,
     mut socket: NonSendMut<Socket>,
@@ -430,12 +529,30 @@ fn pump(
     time: Res<Time<Real>>,
     mut demand: ResMut<FrameDemand>,
 ) {
-    let now = time.elapsed_secs_f64();
+    let before = online.shown();
+    pump_socket(&mut online, &mut socket, &waker, time.elapsed_secs_f64(), &mut demand);
+    if online.shown() != before {
+        demand.next_frame();
+    }
+}
+
+/// [`pump`]'s work, at real time `now`.
+fn pump_socket(online: &mut Online, socket: &mut Socket, waker: &LoopWaker, now: f64, demand: &mut FrameDemand) {
     if !online.is_active() {
         if socket.0.is_some() {
             socket.0 = None;
         }
         return;
+    }
+    if online.link == Link::Connecting && socket.0.is_some() {
+        let waited = now - online.attempt_since;
+        if waited >= CONNECT_SECS {
+            // No answer: this attempt failed, and the next goes to the next address.
+            socket.0 = None;
+            online.lost(now, "no answer");
+        } else {
+            demand.within(Duration::from_secs_f64(CONNECT_SECS - waited));
+        }
     }
     let due = match online.link {
         Link::Connecting => socket.0.is_none(),
@@ -451,10 +568,12 @@ fn pump(
         let waker = waker.clone();
         let options =
             ewebsock::Options { max_incoming_frame_size: fanorona_net::MAX_MESSAGE_BYTES, ..Default::default() };
-        match ewebsock::connect_with_wakeup(online.url.clone(), options, move || waker.wake()) {
+        online.attempt_since = now;
+        match ewebsock::connect_with_wakeup(online.url().to_string(), options, move || waker.wake()) {
             Ok(pair) => {
                 socket.0 = Some(pair);
                 online.link = Link::Connecting;
+                demand.within(Duration::from_secs_f64(CONNECT_SECS));
             }
             Err(e) => online.lost(now, &e),
         }
@@ -468,16 +587,7 @@ fn pump(
                     online.last_sent = now;
                 }
                 ewebsock::WsEvent::Message(ewebsock::WsMessage::Text(text)) => match parse_server(&text) {
-                    Ok(ServerMsg::Welcome { .. }) => {
-                        online.link = Link::Open;
-                        online.epoch += 1;
-                        if let Some(b) = online.backoff.as_mut() {
-                            b.reset();
-                        }
-                        if let Some(first) = online.entry_message() {
-                            online.outbox.push_front(first);
-                        }
-                    }
+                    Ok(ServerMsg::Welcome { .. }) => online.welcomed(),
                     Ok(ServerMsg::Pong) => {}
                     Ok(msg) => online.inbox.push_back(msg),
                     Err(e) => {
@@ -900,7 +1010,12 @@ fn resume_saved_seat(
     }
     let Some(seat) = resume.as_deref().and_then(|r| r.saved()).and_then(|s| s.online.clone()) else { return };
     let goal = if seat.watching { Goal::Watch(seat.token.clone()) } else { Goal::Resume(seat.token.clone()) };
-    online.start(&seat.url, "", goal);
+    if seat.servers.is_empty() {
+        online.start(&seat.url, "", goal);
+    } else {
+        online.start(&seat.servers.join(" "), "", goal);
+        online.prefer(&seat.url);
+    }
     if seat.watching {
         online.role = Some(Role::Spectator);
         online.spectate = Some(seat.token);
@@ -982,6 +1097,111 @@ mod tests {
         assert_eq!(server_url("wss://fanorona.example/ws"), "wss://fanorona.example/ws");
         assert_eq!(server_url("ws://127.0.0.1:8080/ws"), "ws://127.0.0.1:8080/ws");
         assert_eq!(server_url("ws://proxy.example/games/ws"), "ws://proxy.example/games/ws");
+    }
+
+    #[test]
+    fn a_list_of_servers_is_read_from_commas_and_spaces() {
+        // One address reads as it always did.
+        assert_eq!(server_urls("fanorona.example"), ["ws://fanorona.example/ws"]);
+        assert_eq!(server_urls(" wss://fanorona.example/ws "), ["wss://fanorona.example/ws"]);
+        // Commas, spaces or both, each address in any form `server_url` reads, in order and each once.
+        let typed = "a.example:8080, https://b.example/,wss://c.example/games/ws  d.example\t,, a.example:8080 ";
+        let want = ["ws://a.example:8080/ws", "wss://b.example/ws", "wss://c.example/games/ws", "ws://d.example/ws"];
+        assert_eq!(server_urls(typed), want);
+        assert_eq!(
+            server_urls("ws://127.0.0.1:1/ws ws://127.0.0.1:2/ws"),
+            ["ws://127.0.0.1:1/ws", "ws://127.0.0.1:2/ws"]
+        );
+        assert!(server_urls("").is_empty());
+        assert!(server_urls(" , ").is_empty());
+        // A session always has an address to try, even from an empty field.
+        let mut online = Online::default();
+        online.start("", "", Goal::QuickMatch(Board::Dimy));
+        assert_eq!(online.servers().len(), 1);
+    }
+
+    #[test]
+    fn failed_attempts_move_through_the_list_from_the_server_that_last_worked() {
+        assert_eq!([next_server(0, 3), next_server(1, 3), next_server(2, 3)], [1, 2, 0]);
+        assert_eq!((next_server(0, 1), next_server(0, 0)), (0, 0));
+
+        let mut online = Online::default();
+        online.start("a.example, b.example c.example", "", Goal::QuickMatch(Board::Dimy));
+        assert_eq!(online.url(), "ws://a.example/ws", "the first address first");
+        assert_eq!(online.home_url(), "ws://a.example/ws", "nothing worked yet: the first one is given out");
+        // Each failed attempt moves on, after the backoff's growing delays.
+        let mut tried = vec![online.url().to_string()];
+        let mut delays = Vec::new();
+        for k in 0..3 {
+            let now = 10.0 * k as f64;
+            online.lost(now, "refused");
+            let Link::Retrying { at } = online.link() else { panic!("no retry") };
+            delays.push(((at - now) * 1000.0).round() as u64);
+            tried.push(online.url().to_string());
+        }
+        assert_eq!(tried, ["ws://a.example/ws", "ws://b.example/ws", "ws://c.example/ws", "ws://a.example/ws"]);
+        assert!(delays[0] <= Backoff::FIRST_MS && delays[1] > Backoff::FIRST_MS && delays[2] > delays[1], "{delays:?}");
+
+        // The second address answers: it is the one given out, and a drop there tries it again first.
+        online.lost(40.0, "refused");
+        assert_eq!(online.url(), "ws://b.example/ws");
+        online.link = Link::Connecting;
+        online.welcomed();
+        assert_eq!(online.link(), Link::Open);
+        assert_eq!(online.home_url(), "ws://b.example/ws");
+        online.invite = Some("7KQ2MXW9PD".into());
+        assert_eq!(online.invite_link().as_deref(), Some("http://b.example/?join=7KQ2MXW9PD"));
+        online.lost(50.0, "closed by the server");
+        assert_eq!(online.url(), "ws://b.example/ws", "the server that last worked first");
+        let Link::Retrying { at } = online.link() else { panic!("no retry") };
+        assert!(at - 50.0 <= Backoff::FIRST_MS as f64 / 1000.0, "a welcome starts the delays again");
+        // It does not answer any more: on to the next, around the list.
+        online.lost(60.0, "refused");
+        assert_eq!(online.url(), "ws://c.example/ws");
+        assert_eq!(online.home_url(), "ws://b.example/ws", "the last one that worked until another does");
+
+        // One address: every attempt goes to it, as before lists.
+        let mut one = Online::default();
+        one.start("fanorona.example", "", Goal::QuickMatch(Board::Dimy));
+        one.lost(1.0, "refused");
+        one.lost(2.0, "refused");
+        assert_eq!(one.url(), "ws://fanorona.example/ws");
+    }
+
+    #[test]
+    fn a_saved_seat_keeps_every_server_and_old_saves_still_load() {
+        let token = "0123456789abcdef0123456789abcdef";
+        let mut online = Online::default();
+        online.start("a.example, b.example", "", Goal::Resume(token.into()));
+        online.lost(1.0, "refused");
+        online.link = Link::Connecting;
+        online.welcomed();
+        let seat = online.seat().unwrap();
+        assert_eq!(seat.url, "ws://b.example/ws", "the address that last worked");
+        assert_eq!(seat.servers, ["ws://a.example/ws", "ws://b.example/ws"]);
+        let text = ron::to_string(&seat).unwrap();
+        assert_eq!(ron::from_str::<OnlineSeat>(&text).unwrap(), seat);
+        // Resumed, it starts from the address that last worked and keeps the others.
+        let mut back = Online::default();
+        back.start(&seat.servers.join(" "), "", Goal::Resume(seat.token.clone()));
+        back.prefer(&seat.url);
+        assert_eq!((back.url(), back.servers()), ("ws://b.example/ws", seat.servers.as_slice()));
+        back.lost(1.0, "refused");
+        assert_eq!(back.url(), "ws://a.example/ws");
+        // An address that is not in the list goes first.
+        back.prefer("c.example");
+        assert_eq!(back.servers(), ["ws://c.example/ws", "ws://a.example/ws", "ws://b.example/ws"]);
+        assert_eq!(back.url(), "ws://c.example/ws");
+
+        // One server saves as before lists, and a save from before them loads as one server.
+        let mut single = Online::default();
+        single.start("ws://h/ws", "", Goal::Resume(token.into()));
+        let text = ron::to_string(&single.seat().unwrap()).unwrap();
+        assert!(!text.contains("servers"), "{text}");
+        let old = format!("(url:\"ws://h/ws\",token:\"{token}\",watching:false,spectate:None)");
+        let seat = ron::from_str::<OnlineSeat>(&old).unwrap();
+        assert_eq!((seat.url.as_str(), seat.servers.len()), ("ws://h/ws", 0));
+        assert_eq!(single.seat().unwrap(), seat);
     }
 
     #[test]

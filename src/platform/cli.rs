@@ -48,7 +48,8 @@ pub struct Args {
     /// Write every sound of the game as a WAV file into this folder and exit (code 0) without opening a window.
     #[arg(long, value_name = "DIR")]
     pub export_sounds: Option<PathBuf>,
-    /// The online server's WebSocket address (default: the web page's own host, or ws://127.0.0.1:8080/ws).
+    /// The online server's address, or several separated by commas or spaces, tried in turn when one does not
+    /// answer (default: the web page's own host, or ws://127.0.0.1:8080/ws).
     #[arg(long, value_name = "URL")]
     pub server: Option<String>,
     /// Join a friend's online game with its invite code at once (on the web: `?join=CODE` in the page address).

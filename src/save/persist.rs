@@ -217,8 +217,12 @@ pub enum PlayerDoc {
 /// The seat of an online game in progress, so that "Continue" returns to it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct OnlineSeat {
-    /// The server's WebSocket address.
+    /// The server's WebSocket address: the one the seat was last played on.
     pub url: String,
+    /// Every server's address, in the order the player gave them, when there are several (`url` among them);
+    /// empty for one server, which saves as before this field existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub servers: Vec<String>,
     /// The seat token (or the spectator code when watching).
     pub token: String,
     /// Whether the game was watched rather than played.

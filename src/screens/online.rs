@@ -23,7 +23,8 @@ use std::time::Duration;
 /// The online form, kept while the game runs; the server and name are saved with the settings.
 #[derive(Resource, Clone, Debug)]
 pub struct OnlineForm {
-    /// The server's WebSocket address.
+    /// The server's address as typed: one, or several separated by commas or spaces
+    /// ([`crate::online::server_urls`]).
     pub server: String,
     /// The display name.
     pub name: String,
@@ -145,15 +146,21 @@ fn online_screen(
 /// The session under way: connecting, queued, or waiting for the friend with the invite to give.
 fn waiting(ui: &mut egui::Ui, ctx: &egui::Context, online: &mut Online) {
     let server = online.url().to_string();
+    let several = online.servers().len() > 1;
     match online.link() {
         Link::Connecting => {
             ui.label(tf("online.connecting", &[("server", server.into())]));
         }
+        // With several servers the address is the next one tried, not the one that failed.
         Link::Retrying { .. } => {
-            ui.label(egui::RichText::new(tf("online.retrying", &[("server", server.into())])).color(colors::WARN));
+            let key = if several { "online.retrying_next" } else { "online.retrying" };
+            ui.label(egui::RichText::new(tf(key, &[("server", server.into())])).color(colors::WARN));
         }
         Link::Refused => {
             ui.label(egui::RichText::new(online.failure().unwrap_or_default()).color(colors::WARN));
+        }
+        Link::Open if several => {
+            ui.label(egui::RichText::new(tf("online.connected_to", &[("server", server.into())])).color(colors::DIM));
         }
         Link::Open | Link::Offline => {}
     }
@@ -203,7 +210,8 @@ fn form_ui(ui: &mut egui::Ui, form: &mut OnlineForm, online: &mut Online) {
     egui::Grid::new("online_grid").num_columns(2).spacing([14.0, 8.0]).show(ui, |ui| {
         ui.label(t("online.server"));
         // A host alone will do (`server_url` completes it), so nothing needs deleting before typing one.
-        ui.add(egui::TextEdit::singleline(&mut form.server).hint_text("fanorona.example").desired_width(260.0));
+        ui.add(egui::TextEdit::singleline(&mut form.server).hint_text("fanorona.example").desired_width(260.0))
+            .on_hover_text(t("online.server_hint"));
         ui.end_row();
         ui.label(t("online.name"));
         ui.add(egui::TextEdit::singleline(&mut form.name).char_limit(MAX_NAME_CHARS).desired_width(200.0));
@@ -277,8 +285,19 @@ pub fn online_section(ui: &mut egui::Ui, online: &mut Online) {
     if me.is_none() {
         ui.label(t("online.watching"));
     }
-    if online.link() != Link::Open {
-        ui.label(egui::RichText::new(t("online.reconnecting")).color(colors::WARN));
+    // With several servers, which one: the one played on, or the one tried now.
+    let server = [("server", FluentValue::from(online.url().to_string()))];
+    match (online.link(), online.servers().len() > 1) {
+        (Link::Open, true) => {
+            ui.label(egui::RichText::new(tf("online.connected_to", &server)).small().color(colors::DIM));
+        }
+        (Link::Open, false) => {}
+        (_, true) => {
+            ui.label(egui::RichText::new(tf("online.reconnecting_to", &server)).color(colors::WARN));
+        }
+        (_, false) => {
+            ui.label(egui::RichText::new(t("online.reconnecting")).color(colors::WARN));
+        }
     }
     let Some(s) = online.server_state().cloned() else { return };
     for side in Side::BOTH {
