@@ -5,10 +5,15 @@
 # the load generator's report. Everything is stopped and removed at the end, also on failure.
 #
 #   scripts/cluster-loadtest.sh [GAMES] [KILL_AFTER]     e.g. scripts/cluster-loadtest.sh 1000 15
+#
+# For comparison on the same machine: SERVERS=1 runs one server on the PostgreSQL database, and SERVERS=1 DB=sqlite
+# one server on an SQLite file (no PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES="${1:-1000}"
 KILL_AFTER="${2:-}"
+SERVERS="${SERVERS:-2}"
+DB="${DB:-postgres}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/fanorona-target}"
 
 cargo build --release -q -p fanorona-server
@@ -29,22 +34,29 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"${AS[@]}" "$BIN/initdb" -U fanorona --auth=trust -E UTF8 -D "$WORK/data" >/dev/null
-"${AS[@]}" "$BIN/pg_ctl" -D "$WORK/data" -l "$WORK/data/log" -w \
-  -o "-p $PGPORT -k $WORK/data -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
-"${AS[@]}" "$BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U fanorona -d postgres -qc "CREATE DATABASE games" >/dev/null
-URL="postgres://fanorona@127.0.0.1:$PGPORT/games"
+if [ "$DB" = sqlite ]; then
+  URL="$WORK/games.sqlite3"
+else
+  "${AS[@]}" "$BIN/initdb" -U fanorona --auth=trust -E UTF8 -D "$WORK/data" >/dev/null
+  "${AS[@]}" "$BIN/pg_ctl" -D "$WORK/data" -l "$WORK/data/log" -w \
+    -o "-p $PGPORT -k $WORK/data -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+  "${AS[@]}" "$BIN/psql" -h 127.0.0.1 -p "$PGPORT" -U fanorona -d postgres -qc "CREATE DATABASE games" >/dev/null
+  URL="postgres://fanorona@127.0.0.1:$PGPORT/games"
+fi
 
 ADDRS=()
-for i in 1 2; do
+for i in $(seq "$SERVERS"); do
   PORT="$(free_port)"
   # Limits of a server behind which the load generator's thousands of connections come from one address.
   "$SERVER" --bind 127.0.0.1 --port "$PORT" --db "$URL" --web-dir /nonexistent --max-conns-per-ip 5000 \
     --max-tcp-per-ip 5000 --max-creates 5000 --msgs-per-sec 100 >"$WORK/server$i.log" 2>&1 &
   PIDS+=($!)
+  disown
   ADDRS+=(--addr "127.0.0.1:$PORT" --server-pid $!)
 done
-for i in $(seq 50); do grep -q listening "$WORK/server1.log" && grep -q listening "$WORK/server2.log" && break; sleep 0.2; done
+for i in $(seq "$SERVERS"); do
+  for _ in $(seq 100); do grep -q listening "$WORK/server$i.log" && break; sleep 0.1; done
+done
 
 KILL=()
 [ -n "$KILL_AFTER" ] && KILL=(--kill-after-s "$KILL_AFTER" --kill-pid "${PIDS[0]}")

@@ -12,8 +12,9 @@ use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMe
 use futures_util::StreamExt;
 use std::collections::HashSet;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 /// The channel every server listens on; each notification's payload names its game (see `crate::cluster`).
@@ -70,33 +71,118 @@ pub struct Waiter {
     pub token_hash: TokenHash,
 }
 
-/// The PostgreSQL database: a pool of connections, and the address to open the listening connection with.
+/// The PostgreSQL database: a pool of connections, the queue of the turn writer, and the address to open the
+/// listening connection with.
 #[derive(Clone)]
 pub struct PgStore {
     pool: Pool,
+    turns: mpsc::UnboundedSender<TurnJob>,
     config: std::sync::Arc<tokio_postgres::Config>,
+}
+
+/// A turn to store ([`ADD_TURN`]'s parameters) and who waits for it.
+struct TurnJob {
+    game: String,
+    version: i64,
+    finished: bool,
+    ply: i32,
+    notation: String,
+    notice: String,
+    done: oneshot::Sender<Result<(), DbError>>,
+}
+
+/// The most turns committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+/// Stores the turns queued, all those waiting in one transaction (group commit, as the SQLite writer does: one disk
+/// flush for many turns, which is what makes thousands of turns a second affordable), their statements sent at once
+/// (pipelined) rather than one round trip each. A turn at a version no longer stored is answered as a conflict and
+/// the others still commit; if the batch fails as a whole (a lost connection), each turn is tried again alone.
+async fn turn_writer(pool: Pool, mut jobs: mpsc::UnboundedReceiver<TurnJob>) {
+    while let Some(first) = jobs.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        match store_turns(&pool, &batch).await {
+            Ok(stored) => {
+                for (job, stored) in batch.into_iter().zip(stored) {
+                    let _ = job.done.send(if stored { Ok(()) } else { Err(conflict(&job.game, job.version)) });
+                }
+            }
+            Err(_) => {
+                for job in batch {
+                    let alone = store_turns(&pool, std::slice::from_ref(&job)).await;
+                    let _ = job.done.send(match alone {
+                        Ok(stored) if stored == [true] => Ok(()),
+                        Ok(_) => Err(conflict(&job.game, job.version)),
+                        Err(e) => Err(e),
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn conflict(game: &str, version: i64) -> DbError {
+    DbError::conflict(format!("game {game:?} is no longer at version {version}"))
+}
+
+/// Stores `batch` in one transaction; for each turn, whether it was stored (false: its game was at another version).
+async fn store_turns(pool: &Pool, batch: &[TurnJob]) -> Result<Vec<bool>, DbError> {
+    let mut client = pool.get().await?;
+    let statement = client.prepare_cached(ADD_TURN).await?;
+    let tx = client.transaction().await?;
+    let t = unix_now();
+    let counts = futures_util::future::try_join_all(batch.iter().map(|j| {
+        let params: [&(dyn ToSql + Sync); 8] =
+            [&j.game, &j.version, &t, &j.finished, &j.ply, &j.notation, &CHANNEL, &j.notice];
+        let (tx, statement) = (&tx, &statement);
+        async move { tx.execute(statement, &params).await }
+    }))
+    .await?;
+    tx.commit().await?;
+    Ok(counts.into_iter().map(|n| n == 1).collect())
 }
 
 fn hash_of(bytes: Vec<u8>) -> TokenHash {
     bytes.try_into().unwrap_or([0; 32])
 }
 
+/// Runs one statement, prepared once per connection (a statement given as text would be parsed at every call, a
+/// round trip of its own).
+async fn exec(tx: &impl GenericClient, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, DbError> {
+    let statement = tx.prepare_cached(sql).await?;
+    Ok(tx.execute(&statement, params).await?)
+}
+
+/// A turn stored in one statement (one round trip, committed on its own): the version checked and raised, the turn
+/// inserted, and the notice sent, all or nothing. No row back: the game was not at the expected version.
+const ADD_TURN: &str = "WITH game AS (UPDATE games SET version = version + 1, updated_at = $3, draw_offer = NULL, \
+    takeback_request = NULL, finished = $4 WHERE id = $1 AND version = $2 RETURNING id), \
+    turn AS (INSERT INTO turns (game_id, ply, notation) SELECT id, $5, $6 FROM game RETURNING game_id) \
+    SELECT pg_notify($7, $8) FROM turn";
+
 async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> Result<(), DbError> {
     let t = unix_now();
     if let Some(version) = expect {
-        let n = tx
-            .execute(
-                "UPDATE games SET version = version + 1 WHERE id = $1 AND version = $2",
-                &[&write.game(), &version],
-            )
-            .await?;
+        let n = exec(
+            tx,
+            "UPDATE games SET version = version + 1 WHERE id = $1 AND version = $2",
+            &[&write.game(), &version],
+        )
+        .await?;
         if n != 1 {
             return Err(DbError::conflict(format!("game {:?} is no longer at version {version}", write.game())));
         }
     }
     match write {
         Write::CreateGame(g) => {
-            tx.execute(
+            exec(
+                tx,
                 "INSERT INTO games (id, variant, rules, created_at, invite_hash, spectate_hash, spectate_code, \
                  updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $4)",
                 &[
@@ -112,7 +198,8 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
             .await?;
             for (side, seat) in [("white", &g.white), ("black", &g.black)] {
                 if let Some(s) = seat {
-                    tx.execute(
+                    exec(
+                        tx,
                         "INSERT INTO seats (game_id, side, token_hash, name) VALUES ($1, $2, $3, $4)",
                         &[&g.id, &side, &s.token_hash.to_vec(), &s.name],
                     )
@@ -121,16 +208,17 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
             }
         }
         Write::TakeSeat { game, side, seat } => {
-            let used = tx
-                .execute(
-                    "UPDATE games SET invite_hash = NULL, updated_at = $2 WHERE id = $1 AND invite_hash IS NOT NULL",
-                    &[game, &t],
-                )
-                .await?;
+            let used = exec(
+                tx,
+                "UPDATE games SET invite_hash = NULL, updated_at = $2 WHERE id = $1 AND invite_hash IS NOT NULL",
+                &[game, &t],
+            )
+            .await?;
             if used != 1 {
                 return Err(DbError::conflict(INVITE_USED));
             }
-            tx.execute(
+            exec(
+                tx,
                 "INSERT INTO seats (game_id, side, token_hash, name) VALUES ($1, $2, $3, $4)",
                 &[game, side, &seat.token_hash.to_vec(), &seat.name],
             )
@@ -138,9 +226,9 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
         }
         Write::AddTurn { game, ply, notation, finished } => {
             let ply = i32::try_from(*ply).map_err(|_| DbError::new("turn number out of range"))?;
-            tx.execute("INSERT INTO turns (game_id, ply, notation) VALUES ($1, $2, $3)", &[game, &ply, notation])
-                .await?;
-            tx.execute(
+            exec(tx, "INSERT INTO turns (game_id, ply, notation) VALUES ($1, $2, $3)", &[game, &ply, notation]).await?;
+            exec(
+                tx,
                 "UPDATE games SET updated_at = $2, draw_offer = NULL, takeback_request = NULL, finished = $3 \
                  WHERE id = $1",
                 &[game, &t, finished],
@@ -149,15 +237,17 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
         }
         Write::TruncateTurns { game, from_ply } => {
             let from = i32::try_from(*from_ply).map_err(|_| DbError::new("turn number out of range"))?;
-            tx.execute("DELETE FROM turns WHERE game_id = $1 AND ply >= $2", &[game, &from]).await?;
-            tx.execute(
+            exec(tx, "DELETE FROM turns WHERE game_id = $1 AND ply >= $2", &[game, &from]).await?;
+            exec(
+                tx,
                 "UPDATE games SET updated_at = $2, draw_offer = NULL, takeback_request = NULL WHERE id = $1",
                 &[game, &t],
             )
             .await?;
         }
         Write::SetEnding { game, ending } => {
-            tx.execute(
+            exec(
+                tx,
                 "UPDATE games SET ending = $2, updated_at = $3, draw_offer = NULL, takeback_request = NULL, \
                  finished = TRUE WHERE id = $1",
                 &[game, ending, &t],
@@ -165,12 +255,12 @@ async fn apply(tx: &impl GenericClient, write: &Write, expect: Option<i64>) -> R
             .await?;
         }
         Write::SetOffers { game, draw, takeback } => {
-            let changed = tx
-                .execute(
-                    "UPDATE games SET draw_offer = $2, takeback_request = $3, updated_at = $4 WHERE id = $1",
-                    &[game, draw, takeback, &t],
-                )
-                .await?;
+            let changed = exec(
+                tx,
+                "UPDATE games SET draw_offer = $2, takeback_request = $3, updated_at = $4 WHERE id = $1",
+                &[game, draw, takeback, &t],
+            )
+            .await?;
             if changed != 1 {
                 return Err(DbError::new(format!("no game {game:?}")));
             }
@@ -187,7 +277,9 @@ impl PgStore {
             Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let pool =
             Pool::builder(manager).max_size(POOL_SIZE).build().map_err(|e| DbError::new(format!("pool: {e}")))?;
-        let store = PgStore { pool, config: config.into() };
+        let (turns, jobs) = mpsc::unbounded_channel();
+        tokio::spawn(turn_writer(pool.clone(), jobs));
+        let store = PgStore { pool, turns, config: config.into() };
         store.migrate().await?;
         Ok(store)
     }
@@ -225,6 +317,16 @@ impl PgStore {
         expect: Option<i64>,
         notice: Option<String>,
     ) -> Result<(), DbError> {
+        let (write, expect, notice) = match (write, expect, notice) {
+            (Write::AddTurn { game, ply, notation, finished }, Some(version), Some(notice)) => {
+                let ply = i32::try_from(ply).map_err(|_| DbError::new("turn number out of range"))?;
+                let (done, wait) = oneshot::channel();
+                let job = TurnJob { game, version, finished, ply, notation, notice, done };
+                self.turns.send(job).map_err(|_| DbError::new("the turn writer stopped"))?;
+                return wait.await.map_err(|_| DbError::new("the turn writer stopped"))?;
+            }
+            other => other,
+        };
         let mut client = self.pool.get().await?;
         let tx = client.transaction().await?;
         apply(&tx, &write, expect).await?;
