@@ -22,10 +22,14 @@ pub type RoomRef = Arc<Mutex<Room>>;
 
 /// Runs a request (`attempt`, an expression evaluated again to retry) on the game `r` of `hub`; if the game
 /// changed on another server meanwhile, reads it again and runs the request once more against the newer state.
+///
+/// A refusal on the game's state (not your turn, no opponent yet, nothing to answer…) may come from a copy that is
+/// behind too, when a notice has not arrived yet: with a shared database the stored version is checked before such
+/// a refusal is sent, and the request decided again if the copy was behind.
 macro_rules! retrying {
     ($hub:expr, $r:expr, $attempt:expr) => {{
         match $attempt {
-            Err(e) if e.retry => {
+            Err(e) if e.retry || $hub.is_behind($r).await => {
                 $hub.refresh($r).await?;
                 $attempt
             }
@@ -243,6 +247,17 @@ impl Hub {
             room.adopt(fresh);
         }
         Ok(())
+    }
+
+    /// Whether another server changed the game of `r` since this server's copy (always false with SQLite, where this
+    /// server makes every change). A failed read counts as not behind: the refusal at hand stands.
+    pub(crate) async fn is_behind(&self, r: &RoomRef) -> bool {
+        let Some(pg) = self.store.postgres() else { return false };
+        let (id, version) = {
+            let room = r.lock().await;
+            (room.id.clone(), room.version)
+        };
+        matches!(pg.version(&id).await, Ok(Some(stored)) if stored > version)
     }
 
     /// Sends a notice to the other servers (with PostgreSQL; nothing with SQLite). A notice that cannot be sent is

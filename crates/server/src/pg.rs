@@ -392,6 +392,13 @@ impl PgStore {
         Ok(counts)
     }
 
+    /// The stored version of the game `id`, if it exists.
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, DbError> {
+        let client = self.pool.get().await?;
+        let statement = client.prepare_cached("SELECT version FROM games WHERE id = $1").await?;
+        Ok(client.query_opt(&statement, &[&id]).await?.map(|r| r.get(0)))
+    }
+
     /// The game and side of a seat token's hash.
     pub async fn find_seat(&self, hash: TokenHash) -> Result<Option<(String, String)>, DbError> {
         let client = self.pool.get().await?;

@@ -361,6 +361,7 @@ fn termination(o: Outcome) -> &'static str {
 mod tests {
     use super::*;
     use crate::db::StoredSeat;
+    use fanorona_net::parse_server;
 
     #[test]
     fn stored_games_replay_with_their_ending() {
@@ -409,5 +410,49 @@ mod tests {
         assert_eq!(Room::from_stored(over).unwrap().draw_offer, None);
         let damaged = StoredGame { draw_offer: Some("grey".into()), ..going };
         assert!(Room::from_stored(damaged).unwrap_err().contains("grey"));
+    }
+
+    #[test]
+    fn a_copy_read_again_tells_its_connections_what_changed() {
+        let (tx, mut rx) = mpsc::channel(64);
+        let conn = ConnHandle { id: 1, tx, kill: Arc::new(Notify::new()), version: PROTOCOL_VERSION };
+        let stored = |turns: &[&str], draw: Option<&str>, version| StoredGame {
+            id: "g".into(),
+            variant: "9x5".into(),
+            rules: Rules::default().to_tag(),
+            invite_open: false,
+            spectate_code: None,
+            ending: None,
+            white: Some(StoredSeat { token_hash: [1; 32], name: "A".into() }),
+            black: Some(StoredSeat { token_hash: [2; 32], name: "B".into() }),
+            turns: turns.iter().map(|t| t.to_string()).collect(),
+            draw_offer: draw.map(str::to_string),
+            takeback_request: None,
+            version,
+        };
+        let mut room = Room::from_stored(stored(&[], None, 1)).unwrap();
+        room.seats[1].conn = Some(conn);
+        let mut heard =
+            || std::iter::from_fn(|| rx.try_recv().ok()).map(|t| parse_server(&t).unwrap()).collect::<Vec<_>>();
+        // Two turns played elsewhere: each as a turn, with whose move it is after it.
+        room.adopt(Room::from_stored(stored(&["d3-e3A", "f4-f3A"], None, 3)).unwrap());
+        let turn = |ply, by, turn: &str, to_move| ServerMsg::TurnPlayed { ply, by, turn: turn.into(), to_move };
+        assert_eq!(
+            heard(),
+            vec![
+                turn(0, Colour::White, "d3-e3A", Some(Colour::Black)),
+                turn(1, Colour::Black, "f4-f3A", Some(Colour::White))
+            ]
+        );
+        assert_eq!(room.version, 3);
+        // An offer made, then declined.
+        room.adopt(Room::from_stored(stored(&["d3-e3A", "f4-f3A"], Some("white"), 4)).unwrap());
+        assert_eq!(heard(), vec![ServerMsg::Offer { kind: OfferKind::Draw, by: Colour::White }]);
+        room.adopt(Room::from_stored(stored(&["d3-e3A", "f4-f3A"], None, 5)).unwrap());
+        assert_eq!(heard(), vec![ServerMsg::Declined { kind: OfferKind::Draw, by: Colour::Black }]);
+        // A takeback: the whole state, as the server that granted it sends.
+        room.adopt(Room::from_stored(stored(&["d3-e3A"], None, 6)).unwrap());
+        let ServerMsg::State(s) = &heard()[0] else { panic!("a state") };
+        assert_eq!((s.ply, s.you), (1, Role::Black));
     }
 }

@@ -256,3 +256,61 @@ async fn a_killed_server_s_player_resumes_on_the_other_with_every_acknowledged_t
     assert_eq!(turns_of(&black.sync().await), game.turns());
     drop(b);
 }
+
+/// A connection handle whose messages the test reads.
+fn handle(id: u64) -> (fanorona_server::room::ConnHandle, tokio::sync::mpsc::Receiver<String>) {
+    let (tx, rx) = tokio::sync::mpsc::channel(256);
+    let kill = std::sync::Arc::new(tokio::sync::Notify::new());
+    (fanorona_server::room::ConnHandle { id, tx, kill, version: fanorona_net::PROTOCOL_VERSION }, rx)
+}
+
+/// The messages queued for a handle so far.
+fn drain(rx: &mut tokio::sync::mpsc::Receiver<String>) -> Vec<ServerMsg> {
+    std::iter::from_fn(|| rx.try_recv().ok()).map(|t| fanorona_net::parse_server(&t).unwrap()).collect()
+}
+
+#[tokio::test]
+async fn a_server_whose_copy_is_behind_decides_again_on_the_stored_game() {
+    use fanorona_server::hub::{Hub, Placed};
+    let Some(cluster) = PgCluster::start() else { return };
+    let url = cluster.database("behind").await;
+    // Two hubs on one database that hear nothing from each other (no notices): each one's copy of the game falls
+    // behind every change the other makes, the worst case of a notice that has not arrived yet.
+    let a = Hub::new(Store::open(&url).await.unwrap(), fast());
+    let b = Hub::new(Store::open(&url).await.unwrap(), fast());
+    let ip = "127.0.0.1".parse().unwrap();
+    let (white, mut white_rx) = handle(1);
+    let (black, mut black_rx) = handle(2);
+    let Ok(Placed::Game(room_a, Role::White)) =
+        a.create(&white, ip, Board::Tsivy, "", ColourChoice::White, "Rasoa".into()).await
+    else {
+        panic!("created")
+    };
+    let invite = drain(&mut white_rx)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Created { invite, .. } => Some(invite),
+            _ => None,
+        })
+        .unwrap();
+    let Ok(Placed::Game(room_b, Role::Black)) = b.join(&black, ip, &invite, "Be".into()).await else {
+        panic!("joined")
+    };
+    // A still thinks Black's seat is free, but reads the game again before refusing and plays the turn.
+    a.turn(&room_a, Role::White, 0, "d3-e3A").await.unwrap();
+    assert!(drain(&mut white_rx).iter().any(|m| matches!(m, ServerMsg::TurnPlayed { ply: 0, .. })));
+    // B does not know that turn: Black's answer at ply 1 looks early to it until it reads the game again.
+    b.turn(&room_b, Role::Black, 1, "f4-f3A").await.unwrap();
+    let seen = drain(&mut black_rx);
+    assert!(seen.iter().any(|m| matches!(m, ServerMsg::TurnPlayed { ply: 0, .. })), "{seen:?}");
+    assert!(seen.iter().any(|m| matches!(m, ServerMsg::TurnPlayed { ply: 1, .. })), "{seen:?}");
+    // A's draw offer is made from an old version: a conflict, then made again on the stored game.
+    a.draw(&room_a, Role::White, None).await.unwrap();
+    // A turn really not one's own is still refused, after the check (B's copy is behind the draw offer).
+    assert_eq!(b.turn(&room_b, Role::Black, 2, "e3-f2W").await.unwrap_err().code, ErrorCode::NotYourTurn);
+    assert_eq!(room_b.lock().await.draw_offer, Some(Side::White), "B read the game again");
+    let stored = a.store.load(room_a.lock().await.id.clone()).await.unwrap().unwrap();
+    assert_eq!(stored.turns, vec!["d3-e3A", "f4-f3A"]);
+    assert_eq!(stored.draw_offer.as_deref(), Some("white"));
+    assert_eq!(stored.version, 4);
+}
