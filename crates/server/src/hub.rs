@@ -552,17 +552,7 @@ impl Hub {
             s.conn = Some(conn.clone());
             seats[side.index()] = Some(StoredSeat { token_hash: tokens::hash(token), name: name.clone() });
         }
-        let [white, black] = seats;
-        let new = NewGame {
-            id: id.clone(),
-            variant: board.tag().to_string(),
-            rules: rules.to_tag(),
-            invite_hash: None,
-            spectate_hash: tokens::hash(&spectate),
-            spectate_code: spectate.clone(),
-            white,
-            black,
-        };
+        let new = matched_game(&id, board, &spectate, seats);
         if let Err(e) = self.store.write(Write::CreateGame(new)).await {
             // Put the waiting player back: the failure is ours, not theirs.
             self.queue.lock().unwrap_or_else(|p| p.into_inner()).entry(board).or_insert(waiting);
@@ -618,17 +608,7 @@ impl Hub {
             let mut seats = [None, None];
             seats[mine.index()] = Some(StoredSeat { token_hash: tokens::hash(&my_token), name: name.clone() });
             seats[theirs.index()] = Some(StoredSeat { token_hash: w.token_hash, name: w.name.clone() });
-            let [white, black] = seats;
-            let game = NewGame {
-                id: id.clone(),
-                variant: board.tag().to_string(),
-                rules: rules.to_tag(),
-                invite_hash: None,
-                spectate_hash: tokens::hash(&spectate),
-                spectate_code: spectate.clone(),
-                white,
-                black,
-            };
+            let game = matched_game(&id, board, &spectate, seats);
             let conn = u64::try_from(w.conn).unwrap_or(0);
             let notice = Notice::Matched {
                 server: self.server_id.clone(),
@@ -883,6 +863,20 @@ impl Hub {
         let write =
             Write::SetOffers { game: room.id.clone(), draw: draw.map(Side::name), takeback: takeback.map(Side::name) };
         self.commit(room, write, None).await
+    }
+}
+
+/// The game a quick match stores: the board's default rules, both seats taken, no invite.
+fn matched_game(id: &str, board: Board, spectate: &str, [white, black]: [Option<StoredSeat>; 2]) -> NewGame {
+    NewGame {
+        id: id.to_string(),
+        variant: board.tag().to_string(),
+        rules: Rules { variant: variant(board), ..Rules::default() }.to_tag(),
+        invite_hash: None,
+        spectate_hash: tokens::hash(spectate),
+        spectate_code: spectate.to_string(),
+        white,
+        black,
     }
 }
 

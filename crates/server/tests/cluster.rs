@@ -5,14 +5,14 @@
 mod common;
 
 use common::postgres::PgCluster;
-use common::{Client, InProcess, spawn_binary, start_with};
+use common::{Client, InProcess, play_random, spawn_binary, start_with};
 use fanorona_net::{Board, ClientMsg, Colour, ColourChoice, ErrorCode, GameState, OfferKind, Role, ServerMsg};
 use fanorona_rules::record::Record;
 use fanorona_rules::{Game, Rules, Side, Turn};
 use fanorona_server::Config;
 use fanorona_server::store::Store;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -66,24 +66,6 @@ async fn pair_across(a: SocketAddr, b: SocketAddr) -> (Client, Client, String, S
     (white, black, white_token, black_token, spectate)
 }
 
-/// Plays `n` random turns (or to the end), each acknowledged to its mover and seen by the opponent.
-async fn play(white: &mut Client, black: &mut Client, game: &mut Game, rng: &mut SmallRng, n: usize) {
-    for _ in 0..n {
-        if game.is_over() {
-            return;
-        }
-        let ply = game.turns().len() as u32;
-        let turns = game.position().legal_turns();
-        let turn = turns[rng.random_range(0..turns.len())].clone();
-        let white_moves = game.position().side_to_move() == Side::White;
-        game.play_turn(&turn).unwrap();
-        let (mover, other) = if white_moves { (&mut *white, &mut *black) } else { (&mut *black, &mut *white) };
-        mover.send(&ClientMsg::Turn { ply, turn: turn.to_string() }).await;
-        assert_eq!(mover.turn_played(ply).await, turn.to_string());
-        assert_eq!(other.turn_played(ply).await, turn.to_string());
-    }
-}
-
 fn turns_of(state: &GameState) -> Vec<Turn> {
     Record::load(&state.record).unwrap().turns().to_vec()
 }
@@ -105,7 +87,7 @@ async fn a_whole_game_with_each_player_on_a_different_server() {
 
     let mut game = Game::new(Rules::default());
     let mut rng = SmallRng::seed_from_u64(3);
-    play(&mut white, &mut black, &mut game, &mut rng, 10).await;
+    play_random(&mut white, &mut black, &mut game, &mut rng, 10).await;
 
     // A draw offered on one server is declined on the other; a takeback asked on one is granted on the other.
     white.send(&ClientMsg::OfferDraw).await;
@@ -126,7 +108,7 @@ async fn a_whole_game_with_each_player_on_a_different_server() {
     assert_eq!(turns_of(&after), game.turns());
     assert_eq!(answerer.state().await.record, after.record);
 
-    play(&mut white, &mut black, &mut game, &mut rng, 1000).await;
+    play_random(&mut white, &mut black, &mut game, &mut rng, 1000).await;
     assert!(game.is_over());
     let end = white.state().await;
     assert_eq!(turns_of(&end), game.turns());
@@ -219,7 +201,7 @@ async fn quick_match_pairs_players_waiting_on_different_servers() {
     // The game is played across the servers.
     let (mut white, mut black) = if colour1 == Colour::White { (first, second) } else { (second, first) };
     let mut game = Game::new(Rules::default());
-    play(&mut white, &mut black, &mut game, &mut SmallRng::seed_from_u64(8), 6).await;
+    play_random(&mut white, &mut black, &mut game, &mut SmallRng::seed_from_u64(8), 6).await;
     assert_eq!(turns_of(&white.sync().await), game.turns());
     drop(small);
 }
@@ -233,7 +215,7 @@ async fn a_killed_server_s_player_resumes_on_the_other_with_every_acknowledged_t
     let (mut white, mut black, white_token, _, _) = pair_across(a.addr, b.addr).await;
     let mut game = Game::new(Rules::default());
     let mut rng = SmallRng::seed_from_u64(21);
-    play(&mut white, &mut black, &mut game, &mut rng, 8).await;
+    play_random(&mut white, &mut black, &mut game, &mut rng, 8).await;
     // White's ninth turn is acknowledged by its server, which is then killed at once.
     let ply = game.turns().len() as u32;
     let turn = game.position().legal_turns()[0].clone();
@@ -252,7 +234,7 @@ async fn a_killed_server_s_player_resumes_on_the_other_with_every_acknowledged_t
     let s = white.state().await;
     assert_eq!(turns_of(&s), game.turns());
     assert_eq!(s.ply, 9);
-    play(&mut white, &mut black, &mut game, &mut rng, 6).await;
+    play_random(&mut white, &mut black, &mut game, &mut rng, 6).await;
     assert_eq!(turns_of(&black.sync().await), game.turns());
     drop(b);
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Client, Pair, pair, spawn_binary, start};
+use common::{Client, Pair, pair, play_random, spawn_binary, start};
 use fanorona_net::{
     Backoff, Board, ClientMsg, Colour, ColourChoice, ErrorCode, INVITE_ALPHABET, INVITE_CHARS, MIN_PROTOCOL_VERSION,
     OfferKind, PROTOCOL_VERSION, Role, ServerMsg,
@@ -11,31 +11,13 @@ use fanorona_rules::record::Record;
 use fanorona_rules::{Game, Rules, Turn};
 use fanorona_server::Config;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Limits loose enough that tests playing quickly are not rate limited.
 fn fast() -> Config {
     Config { msgs_per_sec: 1000.0, burst: 1000.0, ..Config::default() }
-}
-
-/// Plays `n` random legal turns (or until the game ends), checking that both players see each one.
-async fn play_random(p: &mut Pair, game: &mut Game, rng: &mut SmallRng, n: usize) {
-    for _ in 0..n {
-        if game.is_over() {
-            return;
-        }
-        let ply = game.turns().len() as u32;
-        let turns = game.position().legal_turns();
-        let turn = turns[rng.random_range(0..turns.len())].clone();
-        let white_moves = game.position().side_to_move() == fanorona_rules::Side::White;
-        game.play_turn(&turn).unwrap();
-        let (mover, other) = if white_moves { (&mut p.white, &mut p.black) } else { (&mut p.black, &mut p.white) };
-        mover.send(&ClientMsg::Turn { ply, turn: turn.to_string() }).await;
-        assert_eq!(other.turn_played(ply).await, turn.to_string());
-        assert_eq!(mover.turn_played(ply).await, turn.to_string());
-    }
 }
 
 #[tokio::test]
@@ -50,7 +32,7 @@ async fn a_whole_game_to_the_end_with_a_spectator() {
 
     let mut game = Game::new(Rules::default());
     let mut rng = SmallRng::seed_from_u64(11);
-    play_random(&mut p, &mut game, &mut rng, 1000).await;
+    play_random(&mut p.white, &mut p.black, &mut game, &mut rng, 1000).await;
     assert!(game.is_over(), "a game ends within 1000 turns (the no-capture draw rule)");
     // The database knows it is over (the sweep of abandoned games keeps it) although no ending was stored.
     let db = rusqlite::Connection::open(dir.path().join("db.sqlite3")).unwrap();
@@ -137,7 +119,7 @@ async fn killed_server_restarts_mid_game_and_loses_no_turn() {
     let mut p = pair(addr).await;
     let mut game = Game::new(Rules::default());
     let mut rng = SmallRng::seed_from_u64(5);
-    play_random(&mut p, &mut game, &mut rng, 6).await;
+    play_random(&mut p.white, &mut p.black, &mut game, &mut rng, 6).await;
     // The seventh turn is acknowledged, then the server is killed (SIGKILL) at once.
     let ply = game.turns().len() as u32;
     let turns = game.position().legal_turns();
@@ -164,7 +146,7 @@ async fn killed_server_restarts_mid_game_and_loses_no_turn() {
     assert_eq!(Record::load(&s.record).unwrap().turns(), game.turns());
     assert_eq!(s.white.name, "Rasoa");
     // And the game goes on.
-    play_random(&mut p, &mut game, &mut rng, 4).await;
+    play_random(&mut p.white, &mut p.black, &mut game, &mut rng, 4).await;
     assert_eq!(p.white.sync().await.ply, game.turns().len() as u32);
 }
 

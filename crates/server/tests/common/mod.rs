@@ -219,3 +219,27 @@ pub async fn pair(addr: SocketAddr) -> Pair {
     assert!(white.state().await.black.taken);
     Pair { white, black, white_token, black_token, spectate }
 }
+
+/// Plays `n` random legal turns (or until the game ends), each acknowledged to its mover and seen by the opponent.
+pub async fn play_random(
+    white: &mut Client,
+    black: &mut Client,
+    game: &mut fanorona_rules::Game,
+    rng: &mut impl rand::Rng,
+    n: usize,
+) {
+    for _ in 0..n {
+        if game.is_over() {
+            return;
+        }
+        let ply = game.turns().len() as u32;
+        let turns = game.position().legal_turns();
+        let turn = turns[rng.random_range(0..turns.len())].clone();
+        let white_moves = game.position().side_to_move() == fanorona_rules::Side::White;
+        game.play_turn(&turn).unwrap();
+        let (mover, other) = if white_moves { (&mut *white, &mut *black) } else { (&mut *black, &mut *white) };
+        mover.send(&ClientMsg::Turn { ply, turn: turn.to_string() }).await;
+        assert_eq!(other.turn_played(ply).await, turn.to_string());
+        assert_eq!(mover.turn_played(ply).await, turn.to_string());
+    }
+}
