@@ -344,8 +344,11 @@ impl PgStore {
         Ok(())
     }
 
-    /// Whether the database answers a read of the games within 2 s.
+    /// Whether the turn writer runs and the database answers a read of the games within 2 s.
     pub async fn healthy(&self) -> Result<(), DbError> {
+        if self.turns.is_closed() {
+            return Err(DbError::new("the turn writer stopped"));
+        }
         let probe = async {
             let client = self.pool.get().await?;
             client.execute("SELECT 1 FROM games LIMIT 1", &[]).await?;

@@ -106,7 +106,7 @@ impl Store {
         }
     }
 
-    /// Whether the database works (SQLite: [`Db::healthy`]; PostgreSQL: it answers within 2 s).
+    /// Whether the database works (SQLite: [`Db::healthy`]; PostgreSQL: [`PgStore::healthy`]).
     pub async fn healthy(&self) -> Result<(), DbError> {
         match self {
             Store::Sqlite(db) => db.healthy().await,

@@ -11,8 +11,8 @@ use fanorona_rules::record::Record;
 use fanorona_rules::{Game, Rules, Side, Turn};
 use fanorona_server::Config;
 use fanorona_server::store::Store;
-use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use rand::rngs::SmallRng;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -295,4 +295,24 @@ async fn a_server_whose_copy_is_behind_decides_again_on_the_stored_game() {
     assert_eq!(stored.turns, vec!["d3-e3A", "f4-f3A"]);
     assert_eq!(stored.draw_offer.as_deref(), Some("white"));
     assert_eq!(stored.version, 4);
+}
+
+#[tokio::test]
+async fn healthz_says_when_the_shared_database_is_gone() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Some(cluster) = PgCluster::start() else { return };
+    let url = cluster.database("health").await;
+    let server = start_with(Store::open(&url).await.unwrap(), fast(), None).await;
+    let get = async || {
+        let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).await.unwrap();
+        out
+    };
+    let ok = get().await;
+    assert!(ok.starts_with("HTTP/1.1 200") && ok.ends_with("ok"), "{ok}");
+    drop(cluster);
+    let down = get().await;
+    assert!(down.starts_with("HTTP/1.1 503") && down.contains("unhealthy"), "{down}");
 }

@@ -10,8 +10,8 @@ use fanorona_net::{
 use fanorona_rules::record::Record;
 use fanorona_rules::{Game, Rules, Turn};
 use fanorona_server::Config;
-use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use rand::rngs::SmallRng;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
