@@ -8,8 +8,10 @@
 //! - [`matches`](mod@matches): engine-vs-engine games for self-play and the level ladder.
 //! - [`book_gen`]: making the opening books.
 //! - [`puzzle_gen`]: making the puzzles.
+//! - [`losses`]: the turns that lost games, as a suite of positions with a deep search's answer, and its runner.
 
 pub mod book_gen;
+pub mod losses;
 pub mod matches;
 pub mod net_train;
 pub mod puzzle_gen;

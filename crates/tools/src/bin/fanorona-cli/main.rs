@@ -24,6 +24,7 @@ fn emit(args: std::fmt::Arguments<'_>) {
 
 mod args;
 mod book;
+mod losses;
 mod play;
 mod puzzles;
 mod strength;
@@ -81,6 +82,11 @@ enum Command {
     Openings(book::OpeningsArgs),
     /// Builds the opening book of Master and full strength (crates/engine/data/book.txt) by deep searches.
     Book(book::BookArgs),
+    /// In lost games, the turn after which a deep search's evaluation fell furthest, written as a suite of
+    /// positions with the deep search's best turn.
+    Losses(losses::LossesArgs),
+    /// Searches every position of a suite and counts the answers that match its best turns.
+    Suite(losses::SuiteArgs),
 }
 
 fn main() -> ExitCode {
@@ -111,6 +117,8 @@ fn run(command: Command) -> Result<(), String> {
         Command::Tune { action } => tune::run(action),
         Command::Openings(args) => args.run(),
         Command::Book(args) => args.run(),
+        Command::Losses(args) => args.run(),
+        Command::Suite(args) => args.run(),
     }
 }
 

@@ -91,12 +91,26 @@ pub(crate) struct MatchArgs {
     /// Stop a game (drawn) after this many turns.
     #[arg(long, default_value_t = 400)]
     max_turns: usize,
+    /// Append every game to FILE, one line each in the format of `sprt --games` (for `losses`).
+    #[arg(long)]
+    games: Option<std::path::PathBuf>,
 }
 
 impl MatchArgs {
     /// Plays a match between two levels with randomised openings, each opening with both colours.
     pub(crate) fn run(self) -> Result<(), String> {
-        let MatchArgs { a, b, pairs, movetime_a, movetime_b, opening, seed, max_turns } = self;
+        let MatchArgs { a, b, pairs, movetime_a, movetime_b, opening, seed, max_turns, games } = self;
+        let mut log = match &games {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let mut log_error = None;
         let pa = player(a, movetime_a)?;
         let pb = player(b, movetime_b)?;
         let setup = matches::Setup { rules: Rules::default(), opening, seed, max_turns };
@@ -108,7 +122,17 @@ impl MatchArgs {
                 None => "draw at the turn limit".to_string(),
             };
             out!("game {n}: A ({}) as {a_side}: {result} after {} turns", pa.level.name(), rec.turns.len());
+            if let Some(f) = log.as_mut() {
+                use std::io::Write as _;
+                let line = fanorona_tools::losses::match_log((n - 1) / 2, a_side, &rec.turns, rec.outcome);
+                if let Err(e) = writeln!(f, "{line}") {
+                    log_error.get_or_insert(e);
+                }
+            }
         });
+        if let (Some(e), Some(path)) = (log_error, &games) {
+            return Err(format!("cannot write the game log {}: {e}", path.display()));
+        }
         out!(
             "A {} vs B {}: +{} ={} -{} ({:.1}%)",
             pa.level.name(),
