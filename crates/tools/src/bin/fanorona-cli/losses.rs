@@ -67,6 +67,8 @@ impl LossesArgs {
         let mut s = losses::searcher(&self.engine, self.hash)?;
         let mut entries: Vec<Entry> = Vec::new();
         let mut analysed = 0;
+        // Random openings repeat, and so do the games played from them: each game and each position once.
+        let mut seen: Vec<(fanorona_engine::Position, Vec<fanorona_engine::Turn>)> = Vec::new();
         for path in &self.games {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
@@ -79,11 +81,19 @@ impl LossesArgs {
                         None => continue,
                     },
                 };
+                if seen.iter().any(|(start, turns)| *start == game.start && *turns == game.turns) {
+                    out!("{}: the same game as an earlier one, skipped", game.source);
+                    continue;
+                }
+                seen.push((game.start, game.turns.clone()));
                 analysed += 1;
                 let drop = losses::find_drop(&game, side, self.skip_turns, |pos, history| {
                     losses::deep_verdict(&mut s, pos, history, limits).0
                 });
                 match drop {
+                    Some(d) if entries.iter().any(|e| e.position == d.position) => {
+                        out!("{}: turn {} is a position of the suite already", game.source, d.turn_index + 1)
+                    }
                     Some(d) if d.fall() >= self.min_drop => {
                         let e = Entry::from_drop(&d, &game.source);
                         out!(
