@@ -109,7 +109,7 @@ impl LossesArgs {
                         entries.push(e);
                     }
                     Some(d) => out!("{}: largest fall {} below --min-drop", game.source, d.fall()),
-                    None => out!("{}: no turn of {side} to analyse", game.source),
+                    None => out!("{}: the deep search would have played every turn of {side} itself", game.source),
                 }
             }
         }
