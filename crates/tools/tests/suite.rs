@@ -103,3 +103,14 @@ fn a_damaged_suite_is_named_and_not_run() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("suite line 1"));
 }
+
+#[test]
+fn the_committed_suite_reads_and_its_turns_are_legal() {
+    let entries = losses::parse_suite(include_str!("../data/losses.txt")).unwrap();
+    assert_eq!(entries.len(), 34);
+    for e in &entries {
+        // Every line is a mistake: the turn played is not the deep search's, and it cost at least a piece.
+        assert!(!losses::same_result(&e.position, &e.best, &e.played), "{e}");
+        assert!(e.drop >= 100, "{e}");
+    }
+}
