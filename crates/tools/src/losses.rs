@@ -20,7 +20,8 @@
 //! FEN | best | score | played | drop | source
 //! ```
 //!
-//! `best` is the deep search's turn, `score` its score for the side to move (hundredths of a piece), `played` the
+//! `best` is the deep search's turn in the position alone (without the game's history, as the suite holds it),
+//! `score` its score for the side to move (hundredths of a piece), `played` the
 //! turn the loser played, `drop` how far the evaluation fell with it (hundredths of a piece, scores clamped to
 //! ±[`CLAMP`]) and `source` where the position comes from (free text without `|`). An answer counts as the
 //! suite's when it leaves the same position as `best` (so two spellings of one turn agree).
@@ -319,6 +320,16 @@ impl Entry {
             source: format!("{source} turn {}", drop.turn_index + 1),
         }
     }
+}
+
+/// The suite line of `drop`, with the best turn and score of a deep search of the position alone (no game history,
+/// as the suite holds it and [`run_suite`] searches it), so that a run at the depth that made the suite answers
+/// every line with its best turn. None where that search plays the game's turn itself (the game's repetitions
+/// made it a mistake, which the position alone does not show).
+pub fn suite_entry(s: &mut Searcher, drop: &Drop, source: &str, limits: Limits) -> Option<Entry> {
+    let (v, _) = deep_verdict(s, &drop.position, &[], limits);
+    let best = v.best.filter(|b| !same_result(&drop.position, b, &drop.played))?;
+    Some(Entry { best, score: v.score, ..Entry::from_drop(drop, source) })
 }
 
 impl fmt::Display for Entry {

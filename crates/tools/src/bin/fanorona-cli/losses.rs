@@ -95,15 +95,22 @@ impl LossesArgs {
                         out!("{}: turn {} is a position of the suite already", game.source, d.turn_index + 1)
                     }
                     Some(d) if d.fall() >= self.min_drop => {
-                        let e = Entry::from_drop(&d, &game.source);
+                        let Some(e) = losses::suite_entry(&mut s, &d, &game.source, limits) else {
+                            out!(
+                                "{}: turn {} is the deep search's own without the game's history",
+                                game.source,
+                                d.turn_index + 1
+                            );
+                            continue;
+                        };
                         out!(
                             "{}: turn {} {} played {} (best {}), {} -> {}",
                             game.source,
                             d.turn_index + 1,
                             side,
                             d.played,
-                            d.best,
-                            d.before,
+                            e.best,
+                            e.score,
                             d.after
                         );
                         entries.push(e);
@@ -149,8 +156,8 @@ pub(crate) struct SuiteArgs {
     /// Search options (see `sprt`).
     #[arg(long, default_value = FULL_STRENGTH)]
     engine: String,
-    /// Transposition table, in MB.
-    #[arg(long, default_value_t = 16)]
+    /// Transposition table, in MB (the same as `losses`', so that the depth that made a suite answers it).
+    #[arg(long, default_value_t = 64)]
     hash: usize,
     /// A line for every position, not only the totals.
     #[arg(long)]
