@@ -95,3 +95,15 @@ impl PositionArgs {
         }
     }
 }
+
+/// The file `--games PATH` names, opened for appending (created if missing); None without the option.
+pub(crate) fn open_game_log(path: Option<&std::path::Path>) -> Result<Option<std::fs::File>, String> {
+    path.map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))
+    })
+    .transpose()
+}

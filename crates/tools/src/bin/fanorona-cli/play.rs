@@ -100,16 +100,7 @@ impl MatchArgs {
     /// Plays a match between two levels with randomised openings, each opening with both colours.
     pub(crate) fn run(self) -> Result<(), String> {
         let MatchArgs { a, b, pairs, movetime_a, movetime_b, opening, seed, max_turns, games } = self;
-        let mut log = match &games {
-            Some(path) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-            ),
-            None => None,
-        };
+        let mut log = crate::args::open_game_log(games.as_deref())?;
         let mut log_error = None;
         let pa = player(a, movetime_a)?;
         let pb = player(b, movetime_b)?;

@@ -168,16 +168,7 @@ impl SprtArgs {
                 p.penta.counts
             )
         };
-        let mut log = match &games {
-            Some(path) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-            ),
-            None => None,
-        };
+        let mut log = crate::args::open_game_log(games.as_deref())?;
         let mut log_error = None;
         let (verdict, state) = sprt::run_logged(
             &cfg,
