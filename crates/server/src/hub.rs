@@ -226,10 +226,12 @@ impl Hub {
             }
         };
         if loaded && self.store.postgres().is_some() {
-            // Changes notified while the game was being read found it not yet in the map: read it once more, and
-            // ask the other servers which of its players are connected to them.
+            // Changes notified while the game was being read found it not yet in the map: its stored version says
+            // whether to read it once more. And the other servers say which of its players are connected to them.
             self.notify(Notice::Ask { server: self.server_id.clone(), game: id.to_string() }).await;
-            self.refresh(&r).await?;
+            if self.is_behind(&r).await {
+                self.refresh(&r).await?;
+            }
         }
         Ok(Some(r))
     }
