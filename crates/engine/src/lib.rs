@@ -11,6 +11,7 @@
 //! - [`book`]: the opening book of the strongest levels, searched once and committed as data.
 //! - [`review`]: per-turn review of a played game (best turn, loss, class, notes) and its summary.
 //! - [`puzzles`]: generated puzzles with unique answers (tablebase wins and tactics), checking and ratings.
+//! - [`service`]: the engine's jobs and answers as messages, run in slices or to their end (a Web Worker's engine).
 //! - [`engine_protocol`]: the line protocol of `fanorona-cli engine` (not the online one, `fanorona-net`).
 //! - [`telo`]: Fanoron-Telo, the 3 × 3 placing-and-moving game, solved; perfect and gentle players.
 //! - [`score`]: the scale of scores (hundredths of a piece, wins in N) and the oracle the search consults.
@@ -26,6 +27,7 @@ pub mod puzzles;
 pub mod review;
 pub mod score;
 pub mod search;
+pub mod service;
 pub mod tablebase;
 pub mod telo;
 pub mod tuned;

@@ -21,7 +21,7 @@ use crate::turns::{IllegalTurn, Turn};
 /// best ≤ 0.1, good ≤ 0.5, inaccuracy ≤ 1, mistake ≤ 2, blunder > 2. A turn that turns a proven win into anything
 /// else, or a position not proven lost into a proven loss, is a blunder whatever the numbers say. A turn that was
 /// the only legal one is forced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// The only legal turn.
     Forced,
@@ -60,7 +60,7 @@ impl Class {
 }
 
 /// Why a turn was worse than the best, as data for the game to put into words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Note {
     /// Nothing to say (a good turn, or a loss the notes below do not explain).
     None,
@@ -81,7 +81,7 @@ pub enum Note {
 }
 
 /// The verdict on one played turn.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct TurnReview {
     /// The engine's best turn (the played one when it is as good).
     pub best: Turn,

@@ -27,7 +27,7 @@ pub trait Oracle: Send + Sync {
 /// A score read for what it means, from the side to move's point of view: an evaluation, or a forced win or loss
 /// in a number of turns. Converts both ways with the raw value the search computes ([`Score::from_raw`],
 /// [`Score::raw`]) and orders as the raw value does (faster wins first, slower losses before faster ones).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
     /// An evaluation in hundredths of a piece, within ±[`WIN_BOUND`].
     Eval(i32),

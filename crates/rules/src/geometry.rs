@@ -8,6 +8,7 @@ use std::fmt;
 
 /// Which board the game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Variant {
     /// Fanoron-Tsivy, the main game: 9 files × 5 ranks, 22 pieces a side.
     #[default]

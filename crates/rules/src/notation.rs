@@ -353,9 +353,36 @@ impl FromStr for Turn {
     }
 }
 
+/// A turn in serde formats is its notation (`d3-e3A e3-e4W`), read back as [`Turn::from_str`] reads it.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Turn {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Turn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Turn, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn turns_travel_as_their_notation() {
+        let turn: Turn = "d3-e3A e3-e4W".parse().unwrap();
+        let json = serde_json::to_string(&turn).unwrap();
+        assert_eq!(json, r#""d3-e3A e3-e4W""#);
+        assert_eq!(serde_json::from_str::<Turn>(&json).unwrap(), turn);
+        assert!(serde_json::from_str::<Turn>(r#""z9-e3A""#).is_err());
+        assert!(serde_json::from_str::<Turn>("17").is_err());
+    }
 
     const START: &str = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w";
 

@@ -5,6 +5,7 @@ use std::fmt;
 
 /// A player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum Side {
     /// White: ranks 1–2 at the start, moves first by default.

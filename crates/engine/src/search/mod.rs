@@ -35,7 +35,7 @@ const INF: i32 = WIN + 1;
 const MAX_PLY: usize = 512;
 
 /// How long to search, and how many lines to report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum depth in turns.
     pub depth: Option<u32>,
@@ -77,7 +77,7 @@ impl Limits {
 }
 
 /// Progress of a search, reported after each completed iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Info {
     /// Depth completed, in turns.
     pub depth: u32,
@@ -108,7 +108,7 @@ impl Info {
 }
 
 /// The answer of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// The best turn found (None when the side to move has no legal turn).
     pub best: Option<Turn>,
@@ -130,7 +130,7 @@ pub struct SearchResult {
 }
 
 /// One line of a multi-PV search: a root turn, its score and what follows.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct PvLine {
     /// Score for the side to move at the root, raw (see [`PvLine::value`]).
     pub score: i32,

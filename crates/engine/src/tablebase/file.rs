@@ -181,6 +181,30 @@ impl Tablebase {
         Self::read(path.as_ref(), variant, max_pieces)
     }
 
+    /// The table as [`Tablebase::save`] writes it (header and entries), for a host without files that keeps it
+    /// elsewhere (a browser's IndexedDB).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());
+        out.extend_from_slice(&self.header());
+        out.extend_from_slice(&self.data);
+        out
+    }
+
+    /// Reads a table given by [`Tablebase::to_bytes`] (or a file's contents), checked as [`Tablebase::load`]
+    /// checks a file. Never panics on bad bytes.
+    pub fn from_bytes(bytes: &[u8], variant: Variant, max_pieces: u32) -> Result<Tablebase, TbError> {
+        if max_pieces > MAX_PIECES {
+            return Err(TbError::TooManyPieces(max_pieces));
+        }
+        let mut reader = bytes;
+        let (h, ix) = read_header(&mut reader, variant, max_pieces)?;
+        if reader.len() != ix.total {
+            return Err(TbError::WrongLength);
+        }
+        check_sum(&h, reader)?;
+        Ok(Tablebase { ix, data: Entries::Owned(reader.to_vec()) })
+    }
+
     /// [`Tablebase::load`] by reading the file into memory.
     fn read(path: &Path, variant: Variant, max_pieces: u32) -> Result<Tablebase, TbError> {
         let mut f = io::BufReader::new(fs::File::open(path)?);
@@ -332,13 +356,18 @@ mod tests {
         assert!(matches!(Tablebase::load(&path, Variant::Dimy, 2), Err(TbError::WrongPieces { .. })));
         assert!(matches!(Tablebase::load(&path, Variant::Dimy, 9), Err(TbError::TooManyPieces(9))));
         let good = fs::read(&path).unwrap();
-        // Mapped or read, a damaged file gets the same error.
+        assert_eq!(tb.to_bytes(), good, "the bytes kept elsewhere are the file's");
+        // Mapped, read or given as bytes, a damaged file gets the same error.
         let check = |bytes: &[u8]| {
             fs::write(&path, bytes).unwrap();
             let read = Tablebase::read(&path, Variant::Dimy, 3);
             let loaded = Tablebase::load(&path, Variant::Dimy, 3);
             assert_eq!(
                 format!("{:?}", read.as_ref().map(|t| &t.data)),
+                format!("{:?}", loaded.as_ref().map(|t| &t.data))
+            );
+            assert_eq!(
+                format!("{:?}", Tablebase::from_bytes(bytes, Variant::Dimy, 3).as_ref().map(|t| &t.data)),
                 format!("{:?}", loaded.as_ref().map(|t| &t.data))
             );
             loaded

@@ -101,6 +101,16 @@ impl SlicedBuild {
         }
     }
 
+    /// The board whose table this builds.
+    pub fn variant(&self) -> Variant {
+        self.ix.variant
+    }
+
+    /// The pieces the table goes up to.
+    pub fn max_pieces(&self) -> u32 {
+        self.ix.max
+    }
+
     /// Whether the table is complete.
     pub fn is_done(&self) -> bool {
         matches!(self.stage, Stage::Done)
