@@ -205,22 +205,22 @@ pub struct Running {
 }
 
 impl Running {
-    /// Starts job `id` with `searcher` (the memory's kept one, or None for a new one). A job that cannot run gives
-    /// its error and the searcher back.
-    pub fn start(id: JobId, job: Job, searcher: Option<Searcher>) -> Result<Running, (String, Option<Searcher>)> {
+    /// Starts job `id` with the memory's kept searcher, taken from `kept` (a new one when None). A job that cannot
+    /// run gives its reason and leaves `kept` as it was.
+    pub fn start(id: JobId, job: Job, kept: &mut Option<Searcher>) -> Result<Running, String> {
         let memory = job.memory();
-        let game = match job.game() {
-            Ok(g) => g,
-            Err(e) => return Err((e, searcher)),
-        };
-        let mut searcher = searcher.unwrap_or_else(|| Searcher::new(memory.table_mb()));
+        let game = job.game()?;
+        if let Job::Play { level, .. } = job
+            && Level::from_number(level).is_none()
+        {
+            return Err(format!("no level {level}"));
+        }
+        let mut searcher = kept.take().unwrap_or_else(|| Searcher::new(memory.table_mb()));
         searcher.set_draw_rule(game.rules().draw);
         let stop = searcher.stop_flag();
         let work = match job {
             Job::Play { level, seed, cap, variety_depth, .. } => {
-                let Some(level) = Level::from_number(level) else {
-                    return Err((format!("no level {level}"), Some(searcher)));
-                };
+                let level = Level::from_number(level).expect("checked above");
                 let history = history_hashes(&game);
                 let thinking = Thinking::new(level, searcher, game.position(), &history, seed, cap)
                     .with_variety_depth(variety_depth);
@@ -326,15 +326,15 @@ impl Running {
 
 /// Runs `job` to its end on the calling thread, giving every reply to `emit`: the simplest host (a thread of
 /// a pool). Returns the searcher to keep for the job's memory.
-pub fn run_to_end(id: JobId, job: Job, searcher: Option<Searcher>, emit: &mut dyn FnMut(Reply)) -> Option<Searcher> {
-    match Running::start(id, job, searcher) {
+pub fn run_to_end(id: JobId, job: Job, mut kept: Option<Searcher>, emit: &mut dyn FnMut(Reply)) -> Option<Searcher> {
+    match Running::start(id, job, &mut kept) {
         Ok(mut running) => {
             running.step(None, emit);
             Some(running.into_searcher())
         }
-        Err((error, searcher)) => {
+        Err(error) => {
             emit(Reply::Failed { id, error });
-            searcher
+            kept
         }
     }
 }
@@ -445,13 +445,15 @@ impl Engine {
             if self.running.is_none() {
                 let Some((id, job)) = self.queue.pop_front() else { break };
                 let memory = job.memory();
-                match Running::start(id, job, self.searchers.remove(&memory)) {
+                let mut kept = self.searchers.remove(&memory);
+                let started = Running::start(id, job, &mut kept);
+                if let Some(s) = kept {
+                    self.searchers.insert(memory, s);
+                }
+                match started {
                     Ok(r) => self.running = Some(r),
-                    Err((error, searcher)) => {
+                    Err(error) => {
                         emit(Reply::Failed { id, error });
-                        if let Some(s) = searcher {
-                            self.searchers.insert(memory, s);
-                        }
                         continue;
                     }
                 }

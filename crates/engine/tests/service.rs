@@ -155,7 +155,7 @@ fn a_cancelled_job_answers_nothing_more_and_the_next_one_runs() {
 fn a_stopped_job_on_another_thread_ends_soon_with_what_it_has() {
     let game = some_game(2);
     let job = Job::Search { game: game_text(&game), limits: Limits::default(), memory: Memory::Hint };
-    let mut running = Running::start(5, job, None).ok().unwrap();
+    let mut running = Running::start(5, job, &mut None).unwrap();
     let stop = running.stop_flag();
     let thread = std::thread::spawn(move || {
         let mut last = None;
