@@ -167,6 +167,16 @@ impl Reply {
     pub fn from_json(text: &str) -> Result<Reply, String> {
         serde_json::from_str(text).map_err(|e| format!("not an engine reply: {e}"))
     }
+
+    /// Replies as one JSON array: what a worker posts after a slice of work.
+    pub fn list_to_json(replies: &[Reply]) -> String {
+        serde_json::to_string(replies).expect("replies always serialise")
+    }
+
+    /// Replies from a JSON array ([`Reply::list_to_json`]).
+    pub fn list_from_json(text: &str) -> Result<Vec<Reply>, String> {
+        serde_json::from_str(text).map_err(|e| format!("not engine replies: {e}"))
+    }
 }
 
 impl Request {
