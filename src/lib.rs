@@ -15,7 +15,7 @@ pub mod state;
 pub mod theme;
 
 use platform::{cli, redraw, web};
-use play::{animation, arrows, board, cpu, endgame, input, referee};
+use play::{animation, arrows, board, cpu, endgame, engine_jobs, input, referee};
 use save::{persist, storage};
 use screens::{analysis, game_over, hud, lessons, pause, puzzles, records, review, settings, stats, telo, title};
 
@@ -33,6 +33,7 @@ impl Plugin for LogicPlugin {
         redraw::plugin(app, true);
         referee::plugin(app);
         cpu::plugin(app);
+        engine_jobs::plugin(app);
         endgame::plugin(app);
     }
 }

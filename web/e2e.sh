@@ -3,8 +3,9 @@
 # missing (or when BUILD=1), installs Chromium and the test's npm packages when missing, then runs the test.
 # Besides playing a game it checks the web app (manifest, installability, service worker, offline reload, update)
 # and measures the first load, idle frames and CPU. Then web/e2e/teach.mjs (a game review and the analysis board)
-# and web/e2e/online.mjs (two pages playing each other through a real fanorona-server, killed and restarted
-# midway). Screenshots, the console logs and the figures land in web/e2e-out/.
+# web/e2e/worker.mjs (the engine's Web Worker: its tables stored and found again, its speed against the native
+# engine, Master, the analysis board and a 40-turn review with the page drawing every frame, and the fallbacks) and
+# web/e2e/online.mjs (two pages playing each other through a real fanorona-server, killed and restarted midway). Screenshots, the console logs and the figures land in web/e2e-out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Node.js and npm come from Debian only where no other install provides them (mixing the two breaks apt).
@@ -17,7 +18,11 @@ fi
 node web/e2e/e2e.mjs
 # The engine as a teacher: a review and the analysis board, with the page kept drawing while they think.
 node web/e2e/teach.mjs
-# Online play: the real server (a debug build is plenty for two players) and two pages playing each other.
+# The engine worker, its speed compared with the native engine's (a release build, as players get it).
 # (scripts/setup.sh, sourced above, pointed CARGO_TARGET_DIR at the shared build folder.)
+cargo build --release -p fanorona-tools --bin fanorona-cli
+CLI="$CARGO_TARGET_DIR/release/fanorona-cli" node web/e2e/worker.mjs
+# The real server for online play (a debug build is plenty for two players).
 cargo build --workspace --bin fanorona-server
+# Online play: two pages playing each other.
 SERVER="$CARGO_TARGET_DIR/debug/fanorona-server" node web/e2e/online.mjs

@@ -10,6 +10,7 @@ const BUILD = "dev";
 const CACHE = "fanorona-" + BUILD;
 const FILES = [
   "index.html", "fanorona.js", "fanorona_bg.wasm", "audio-unlock.js", "manifest.webmanifest",
+  "engine-worker.js", "fanorona_engine.js", "fanorona_engine_bg.wasm",
   "icons/icon-32.png", "icons/icon-192.png", "icons/icon-512.png", "icons/icon-maskable-192.png",
   "icons/icon-maskable-512.png", "icons/apple-touch-icon.png",
 ];

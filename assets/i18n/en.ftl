@@ -188,6 +188,7 @@ settings-keep_games = Keep every finished game in the game records
 settings-data_dir = Saved in: { $place }
 settings-tablebase_ready = Endgame table ready: the strong levels play perfectly with up to { $pieces } pieces.
 settings-tablebase_building = Endgame table: building the { $next }-piece table in the background…
+settings-tablebase_growing = Endgame table: perfect play up to { $pieces } pieces now; building the { $next }-piece table in the background…
 
 theme-wood = Wood
 theme-night = Night

@@ -188,6 +188,7 @@ settings-keep_games = Garder chaque partie terminée dans les parties enregistr�
 settings-data_dir = Enregistré dans : { $place }
 settings-tablebase_ready = Table de finales prête : les niveaux forts jouent parfaitement jusqu'à { $pieces } pièces.
 settings-tablebase_building = Table de finales : construction de la table à { $next } pièces en arrière-plan…
+settings-tablebase_growing = Table de finales : jeu parfait jusqu'à { $pieces } pièces pour l'instant ; construction de la table à { $next } pièces en arrière-plan…
 
 theme-wood = Bois
 theme-night = Nuit

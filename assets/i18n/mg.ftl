@@ -185,6 +185,7 @@ settings-keep_games = Tehirizina ao amin'ny lalao voatahiry ny lalao vita rehetr
 settings-data_dir = Voatahiry ao amin'ny : { $place }
 settings-tablebase_ready = Vonona ny tabilaon'ny famaranana: milalao tsy misy diso ireo ambaratonga matanjaka raha vato { $pieces } na latsaka.
 settings-tablebase_building = Tabilaon'ny famaranana: eo am-panamboarana ny an'ny vato { $next }…
+settings-tablebase_growing = Tabilaon'ny famaranana: tsy misy diso raha vato { $pieces } na latsaka amin'izao; eo am-panamboarana ny an'ny vato { $next }…
 
 theme-wood = Hazo
 theme-night = Alina

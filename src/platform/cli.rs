@@ -55,6 +55,10 @@ pub struct Args {
     /// Join a friend's online game with its invite code at once (on the web: `?join=CODE` in the page address).
     #[arg(long, value_name = "CODE")]
     pub join: Option<String>,
+    /// Where the engine thinks: `frames` (in short slices between frames, on the main thread) instead of its
+    /// usual place (the thread pool; in a browser, the engine's Web Worker: `?engine=frames` turns it off).
+    #[arg(long, value_name = "WHERE", value_parser = ["frames"])]
+    pub engine: Option<String>,
 }
 
 impl Args {
@@ -96,6 +100,9 @@ struct ShotSaved(bool);
 
 /// Adds the automation described by `args`.
 pub fn plugin(app: &mut App, args: Args) {
+    if args.engine.as_deref() == Some("frames") {
+        app.insert_resource(crate::play::cpu::CpuThreading::Sliced(crate::play::engine_jobs::WEB_SLICE));
+    }
     if args.demo {
         let level = args.level();
         let mut rules = fanorona_engine::Rules::default();

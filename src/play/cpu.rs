@@ -5,27 +5,25 @@
 //! its answer is dropped; the move request it sends also carries the generation, so the rules refuse it if
 //! anything changed in between. Draw offers to the CPU and the player's hints are judged the same way.
 //!
-//! A web page runs us on one thread, where a task on the async pool would run to its end inside one frame and
-//! freeze the page. There ([`CpuThreading::Sliced`], the default on the web) every search runs on the main thread
-//! in short slices between frames instead, through the engine's resumable [`Thinking`] and [`SlicedSearch`].
+//! Every search is a job of the engine service, run where [`EngineJobs`] runs them: on the async pool on the
+//! desktop, in the engine's Web Worker in the browser, or in short slices between frames where neither can.
 //!
 //! While the game is paused ([`Pause::Paused`]) no search starts and no answer is played: a search already running
 //! may finish, and its answer waits (checked against the generation as always) until the game resumes.
 
 use crate::platform::redraw::WakeOn;
-use crate::platform::redraw::{FrameDemand, LoopWaker, THINKING_TICK};
+use crate::platform::redraw::{FrameDemand, THINKING_TICK};
+use crate::play::engine_jobs::{EngineJobs, JobHandle};
 use crate::play::referee::{
     AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player,
 };
 use crate::state::{Pause, is_paused};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
-use fanorona_engine::levels::{Level, Thinking, history_hashes};
-use fanorona_engine::search::{Limits, Score, Searcher, SlicedSearch};
+use fanorona_engine::levels::Level;
+use fanorona_engine::search::{Limits, Score};
+use fanorona_engine::service::{Job, Memory, Reply, game_text};
 use fanorona_engine::{Side, Turn};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Extra limits on the CPU's thinking, tighter than its level's where set (automation, tests, slow machines).
@@ -42,92 +40,32 @@ impl Default for CpuEnabled {
     }
 }
 
-/// Where the CPU's searches run.
+/// Where the engine's jobs run ([`EngineJobs`]).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CpuThreading {
     /// On the async compute pool's threads (desktop).
     Pool,
-    /// On the main thread, this long per frame (a web page's single thread).
+    /// On the main thread, this long per frame (a page that cannot start the engine worker, and tests).
     Sliced(Duration),
+    /// In the engine's Web Worker (the browser); in slices between frames should it not start.
+    Worker,
 }
 
 impl Default for CpuThreading {
     fn default() -> Self {
-        if cfg!(target_arch = "wasm32") { CpuThreading::Sliced(Duration::from_millis(8)) } else { CpuThreading::Pool }
-    }
-}
-
-/// A piece of thinking: given a slice of time (None: as long as it takes), it works and returns its answer once
-/// done.
-type Work<T> = Box<dyn FnMut(Option<Duration>) -> Option<T> + Send + Sync>;
-
-/// An answer computed on the pool, left for the next frame with the moment it was found.
-type Slot<T> = Arc<Mutex<Option<(T, Instant)>>>;
-
-/// Thinking in flight, on the pool or in slices.
-enum Job<T> {
-    /// On the pool: the task leaves its answer in the slot, then wakes the sleeping window so the answer is
-    /// played at once rather than at the next timeout.
-    Task(Task<()>, Slot<T>),
-    Sliced(Work<T>),
-}
-
-impl<T: Send + 'static> Job<T> {
-    fn start(mode: CpuThreading, mut work: Work<T>, waker: &LoopWaker) -> Job<T> {
-        match mode {
-            CpuThreading::Pool => {
-                let slot: Slot<T> = Arc::default();
-                let (out, waker) = (slot.clone(), waker.clone());
-                let task = AsyncComputeTaskPool::get().spawn(async move {
-                    let answer = loop {
-                        if let Some(answer) = work(None) {
-                            break answer;
-                        }
-                    };
-                    *out.lock().unwrap_or_else(|e| e.into_inner()) = Some((answer, Instant::now()));
-                    waker.wake();
-                });
-                Job::Task(task, slot)
-            }
-            CpuThreading::Sliced(_) => Job::Sliced(work),
-        }
-    }
-
-    /// The answer and when it was found, if it is ready, after thinking for one slice when sliced.
-    fn poll(&mut self, mode: CpuThreading) -> Option<(T, Instant)> {
-        match self {
-            Job::Task(_, slot) => slot.lock().unwrap_or_else(|e| e.into_inner()).take(),
-            Job::Sliced(work) => work(Some(match mode {
-                CpuThreading::Sliced(slice) => slice,
-                CpuThreading::Pool => Duration::from_millis(8),
-            }))
-            .map(|answer| (answer, Instant::now())),
-        }
-    }
-
-    /// Whether the job needs the main thread's frames (sliced thinking) rather than waking it when done.
-    fn sliced(&self) -> bool {
-        matches!(self, Job::Sliced(_))
-    }
-
-    /// Lets the job finish on its own (a task) or drops it (sliced), once it was told to stop.
-    fn abandon(self) {
-        if let Job::Task(task, _) = self {
-            task.detach();
-        }
+        if cfg!(target_arch = "wasm32") { CpuThreading::Worker } else { CpuThreading::Pool }
     }
 }
 
 /// A search in flight.
 struct Search {
-    job: Job<(Searcher, Option<Turn>)>,
+    job: JobHandle,
     generation: u64,
     hash: u64,
     side: Side,
-    stop: Arc<AtomicBool>,
     started: Duration,
-    /// The depth the search has completed, written by the search thread after each iteration (0: none yet).
-    depth: Arc<AtomicU32>,
+    /// The depth the search has completed (0: none yet).
+    depth: u32,
 }
 
 /// What the CPU is doing, for the HUD ("thinking…") and for tests.
@@ -136,18 +74,15 @@ pub struct CpuPlayer {
     search: Option<Search>,
     /// A finished answer waiting for the animations to end: (generation, turn).
     ready: Option<(u64, Turn)>,
-    /// One searcher per side, kept between turns for their transposition tables.
-    searchers: [Option<Searcher>; 2],
     /// Searches started (for tests and diagnostics).
     pub started: u64,
     /// Searches cancelled because the game changed under them.
     pub cancelled: u64,
     /// Answers dropped because they were computed for another position.
     pub stale: u64,
-    /// The longest time one frame spent thinking in the last finished search (sliced thinking only; zero on the
-    /// thread pool): how long the CPU can hold a web page's frame.
+    /// The longest time one frame spent thinking during the last finished search (thinking in the frames only;
+    /// zero on the thread pool and in the worker): how long the CPU can hold a web page's frame.
     pub longest_slice: Duration,
-    slice_max: Duration,
     /// When the answer waiting in `ready` was found.
     found: Option<Instant>,
     /// From the last answer being found to the frame that played it (animations before it excluded), for
@@ -164,7 +99,7 @@ impl CpuPlayer {
     /// The depth (in turns) the search in flight has completed so far, if it is thinking and has reported one.
     /// The weaker levels' shallow searches report none.
     pub fn thinking_depth(&self) -> Option<u32> {
-        self.search.as_ref().map(|s| s.depth.load(Ordering::Relaxed)).filter(|&d| d > 0)
+        self.search.as_ref().map(|s| s.depth).filter(|&d| d > 0)
     }
 
     /// Whether an answer is computed and waits to be played (e.g. until the game resumes from a pause).
@@ -186,10 +121,11 @@ pub struct Hint {
     pub pending: bool,
 }
 
+/// The hint and draw judgement in flight: (job, generation it is for).
 #[derive(Resource, Default)]
 struct Background {
-    hint: Option<Job<(u64, Option<(Turn, Score)>)>>,
-    draw: Option<(u64, Job<bool>)>,
+    hint: Option<(JobHandle, u64)>,
+    draw: Option<(JobHandle, u64, Side)>,
 }
 
 /// Adds the CPU player.
@@ -209,6 +145,7 @@ pub fn plugin(app: &mut App) {
 
 fn drive_cpu(
     mut cpu: ResMut<CpuPlayer>,
+    mut jobs: ResMut<EngineJobs>,
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     limits: Res<CpuLimits>,
@@ -216,41 +153,46 @@ fn drive_cpu(
     busy: Res<AnimationsPending>,
     pause: Option<Res<State<Pause>>>,
     time: Res<Time<Real>>,
-    threading: Res<CpuThreading>,
-    waker: Res<LoopWaker>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     let paused = is_paused(pause.as_deref());
     let generation = state.generation();
     let pos = *state.position();
-    // Drop work for a position that is gone: stop the search (its thread ends at the next check) and forget it.
+    // Drop work for a position that is gone: the job stops at its next check and nothing of it is delivered.
     if let Some(s) = &cpu.search
         && (s.generation != generation || s.hash != pos.hash() || state.game().is_over())
     {
         let s = cpu.search.take().expect("checked");
-        s.stop.store(true, Ordering::Relaxed);
-        s.job.abandon();
+        jobs.cancel(s.job);
         cpu.cancelled += 1;
     }
     if cpu.ready.as_ref().is_some_and(|(g, _)| *g != generation) {
         cpu.ready = None;
         cpu.stale += 1;
     }
-    let polled = bevy::platform::time::Instant::now();
-    let answer = cpu.search.as_mut().and_then(|s| s.job.poll(*threading));
-    if matches!(*threading, CpuThreading::Sliced(_)) && cpu.search.is_some() {
-        cpu.slice_max = cpu.slice_max.max(polled.elapsed());
-    }
-    if let Some(((searcher, turn), found)) = answer {
-        cpu.longest_slice = std::mem::take(&mut cpu.slice_max);
-        let s = cpu.search.take().expect("checked");
-        cpu.searchers[s.side.index()] = Some(searcher);
-        match turn {
-            Some(t) => {
-                cpu.ready = Some((s.generation, t));
-                cpu.found = Some(found);
+    if let Some(s) = cpu.search.as_mut() {
+        let mut answer = None;
+        for reply in jobs.take(&s.job) {
+            match reply {
+                Reply::Info { info, .. } => s.depth = info.depth,
+                Reply::Played { turn, .. } => answer = Some(turn),
+                Reply::Failed { error, .. } => {
+                    warn!("the CPU could not think: {error}");
+                    answer = Some(None);
+                }
+                _ => {}
             }
-            None => warn!("the CPU found no turn to play"),
+        }
+        if let Some(turn) = answer {
+            cpu.longest_slice = std::mem::take(&mut jobs.longest_frame);
+            let s = cpu.search.take().expect("checked");
+            match turn {
+                Some(t) => {
+                    cpu.ready = Some((s.generation, t));
+                    cpu.found = Some(Instant::now());
+                }
+                None => warn!("the CPU found no turn to play"),
+            }
         }
     }
     if busy.0 && cpu.ready.is_some() {
@@ -275,39 +217,20 @@ fn drive_cpu(
     if pos.in_relay() {
         return;
     }
-    let history = history_hashes(state.game());
-    // A side's first search makes its searcher inside the job (on the pool on the desktop), not in this frame:
-    // a searcher writes its whole table when it is made. The stop flag exists first, so that a game that moves
-    // on meanwhile can still stop it.
-    let kept = cpu.searchers[side.index()].take();
-    let draw = state.game().rules().draw;
     let seed = setup.seed ^ (state.game().turns().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let depth = Arc::new(AtomicU32::new(0));
-    let report = depth.clone();
-    let stop = kept.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), Searcher::stop_flag);
-    let job_stop = stop.clone();
-    // One turn's search of the master's opening variety cannot be cut into slices: keep it short.
-    let sliced = matches!(*threading, CpuThreading::Sliced(_));
-    let cap = limits.0;
-    let mut start = Some((kept, pos, history));
-    let mut thinking: Option<Thinking> = None;
-    let work: Work<(Searcher, Option<Turn>)> = Box::new(move |slice| {
-        if let Some((kept, pos, history)) = start.take() {
-            let mut searcher = kept.unwrap_or_else(|| Searcher::new(16));
-            searcher.set_stop_flag(job_stop.clone());
-            searcher.set_draw_rule(draw);
-            let t = Thinking::new(level, searcher, &pos, &history, seed, cap);
-            thinking = Some(if sliced { t.with_variety_depth(3) } else { t });
-        }
-        // The HUD reads the depth each frame; a relaxed store is enough for a progress display.
-        let mut info = |i: &fanorona_engine::search::Info| report.store(i.depth, Ordering::Relaxed);
-        let done = thinking.as_mut()?.run(slice, &mut info);
-        done.then(|| thinking.take().expect("still thinking").finish())
+    // One step of the master's opening variety cannot be cut into slices: keep it short in the frames.
+    let variety_depth = if jobs.in_frames() { 3 } else { 6 };
+    let job = jobs.start(Job::Play {
+        game: game_text(state.game()),
+        level: level.number(),
+        seed,
+        cap: limits.0,
+        variety_depth,
+        memory: Memory::Player(side),
     });
-    let job = Job::start(*threading, work, &waker);
+    jobs.longest_frame = Duration::ZERO;
     cpu.started += 1;
-    cpu.slice_max = Duration::ZERO;
-    cpu.search = Some(Search { job, generation, hash: pos.hash(), side, stop, started: time.elapsed(), depth });
+    cpu.search = Some(Search { job, generation, hash: pos.hash(), side, started: time.elapsed(), depth: 0 });
 }
 
 fn answer_draw_offers(
@@ -315,31 +238,30 @@ fn answer_draw_offers(
     state: Res<GameState>,
     setup: Res<MatchSetup>,
     mut bg: ResMut<Background>,
-    threading: Res<CpuThreading>,
-    waker: Res<LoopWaker>,
+    mut jobs: ResMut<EngineJobs>,
     mut requests: MessageWriter<MoveRequest>,
 ) {
     for offer in offers.read() {
         let cpu = offer.by.opponent();
         let Player::Cpu(level) = setup.player(cpu) else { continue };
-        let pos = *state.game().position();
-        let (hashes, limits) = (history_hashes(state.game()), level.draw_limits());
-        let mut search = None;
-        let work: Work<bool> = Box::new(move |slice| {
-            // Made here, on the pool where there is one, not in the frame that asked (see `compute_hints`).
-            let search = search.get_or_insert_with(|| SlicedSearch::new(Searcher::new(4), &pos, &hashes, limits));
-            let r = match slice {
-                Some(slice) => search.run_for(slice, |_| {})?,
-                None => search.finish(|_| {}),
-            };
-            Some(Level::accepts_draw_after(&pos, cpu, r.score))
+        if let Some((old, _, _)) = bg.draw.take() {
+            jobs.cancel(old);
+        }
+        let job = jobs.start(Job::Search {
+            game: game_text(state.game()),
+            limits: level.draw_limits(),
+            memory: Memory::Draw,
         });
-        bg.draw = Some((state.generation(), Job::start(*threading, work, &waker)));
+        bg.draw = Some((job, state.generation(), cpu));
     }
-    if let Some((g, job)) = &mut bg.draw
-        && let Some((accept, _)) = job.poll(*threading)
-    {
-        let g = *g;
+    let Some((job, g, cpu)) = &bg.draw else { return };
+    let (g, cpu) = (*g, *cpu);
+    for reply in jobs.take(job) {
+        let accept = match reply {
+            Reply::Searched { result, .. } => Level::accepts_draw_after(state.game().position(), cpu, result.score),
+            Reply::Failed { .. } => false,
+            _ => continue,
+        };
         bg.draw = None;
         requests.write(MoveRequest { action: MoveAction::AnswerDraw { accept }, expect_generation: Some(g) });
     }
@@ -350,34 +272,26 @@ fn compute_hints(
     state: Res<GameState>,
     mut hint_res: ResMut<Hint>,
     mut bg: ResMut<Background>,
-    threading: Res<CpuThreading>,
-    waker: Res<LoopWaker>,
+    mut jobs: ResMut<EngineJobs>,
 ) {
     if asks.read().count() > 0 && bg.hint.is_none() && !state.game().is_over() {
-        let pos = *state.game().position();
-        let generation = state.generation();
         let limits = Limits { movetime: Some(Duration::from_millis(700)), ..Limits::default() };
-        let hashes = history_hashes(state.game());
-        let mut search = None;
-        let work: Work<(u64, Option<(Turn, Score)>)> = Box::new(move |slice| {
-            // Made here, on the pool where there is one: a searcher writes its whole table when it is made, about a
-            // millisecond for 8 MB but at times tens of them (the kernel's pages), which no frame should wait for.
-            let search = search.get_or_insert_with(|| SlicedSearch::new(Searcher::new(8), &pos, &hashes, limits));
-            let r = match slice {
-                Some(slice) => search.run_for(slice, |_| {})?,
-                None => search.finish(|_| {}),
-            };
-            Some((generation, r.best.clone().map(|b| (b, r.value()))))
-        });
-        bg.hint = Some(Job::start(*threading, work, &waker));
+        let job = jobs.start(Job::Search { game: game_text(state.game()), limits, memory: Memory::Hint });
+        bg.hint = Some((job, state.generation()));
         hint_res.pending = true;
     }
-    if let Some(job) = &mut bg.hint
-        && let Some(((g, answer), _)) = job.poll(*threading)
-    {
-        bg.hint = None;
-        hint_res.pending = false;
-        hint_res.answer = answer.map(|(t, score)| (g, t, score));
+    if let Some((job, g)) = &bg.hint {
+        let g = *g;
+        for reply in jobs.take(job) {
+            let answer = match reply {
+                Reply::Searched { result, .. } => result.best.clone().map(|b| (g, b, result.value())),
+                Reply::Failed { .. } => None,
+                _ => continue,
+            };
+            bg.hint = None;
+            hint_res.pending = false;
+            hint_res.answer = answer;
+        }
     }
     // A hint is only worth showing for the position it was computed for.
     if hint_res.answer.as_ref().is_some_and(|(g, _, _)| *g != state.generation()) {
@@ -385,34 +299,20 @@ fn compute_hints(
     }
 }
 
-/// Frames the CPU needs: every frame for thinking in slices or an answer about to be played, a few a second for
-/// the HUD's clock while a search runs on the pool (its end wakes the window by itself).
+/// Frames the CPU needs: one for an answer about to be played, a few a second for the HUD's clock while it
+/// thinks (replies wake the window by themselves, and thinking in the frames asks for its own: `engine_jobs`).
 fn demand_frames(
     cpu: Res<CpuPlayer>,
-    bg: Res<Background>,
     busy: Res<AnimationsPending>,
     pause: Option<Res<State<Pause>>>,
     mut demand: ResMut<FrameDemand>,
 ) {
-    let sliced = cpu.search.as_ref().is_some_and(|s| s.job.sliced())
-        || bg.hint.as_ref().is_some_and(Job::sliced)
-        || bg.draw.as_ref().is_some_and(|(_, j)| j.sliced());
     let answer_due = cpu.ready.is_some() && !busy.0 && !is_paused(pause.as_deref());
-    if sliced || answer_due {
+    if answer_due {
         demand.next_frame();
     } else if cpu.search.is_some() {
         demand.within(THINKING_TICK);
     }
-}
-
-/// Stops any search in flight and forgets finished answers (used when leaving a game).
-pub fn cancel_all(cpu: &mut CpuPlayer) {
-    if let Some(s) = cpu.search.take() {
-        s.stop.store(true, Ordering::Relaxed);
-        s.job.abandon();
-        cpu.cancelled += 1;
-    }
-    cpu.ready = None;
 }
 
 /// The level of the CPU playing `side`, if the CPU plays it.

@@ -1,5 +1,6 @@
-//! The web page's endgame table: built in slices between frames, so that the strong levels play small endgames
-//! perfectly in the browser too.
+//! The web page's endgame table when the engine cannot run in its worker: built in slices between frames, so that
+//! the strong levels play small endgames perfectly in such a browser too. (The worker builds larger tables of its
+//! own: `engine_jobs`.)
 //!
 //! The desktop loads its cached table, or builds one on threads of its own, at start (`main.rs`, the engine's
 //! `tablebase::shared`). A web page has one thread and no cache folder, so here the table of up to
@@ -13,6 +14,8 @@
 //! in software, busy drawing for a minute and slow to answer clicks; a page that sleeps needs no table yet.
 
 use crate::platform::web;
+use crate::play::cpu::CpuThreading;
+use crate::play::engine_jobs::EngineJobs;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use fanorona_engine::Variant;
@@ -72,8 +75,14 @@ pub fn plugin(app: &mut App) {
 }
 
 /// Works on the tables for a quarter of the last frame's time, between [`MIN_FRAME_BUDGET`] and [`MAX_FRAME_BUDGET`].
-fn build_in_slices(mut table: ResMut<EndgameTable>, time: Res<Time<Real>>) {
-    if !table.enabled || table.is_complete() {
+/// Not while the engine runs in its worker, which builds larger tables of its own.
+fn build_in_slices(
+    mut table: ResMut<EndgameTable>,
+    time: Res<Time<Real>>,
+    threading: Res<CpuThreading>,
+    jobs: Res<EngineJobs>,
+) {
+    if !table.enabled || table.is_complete() || (*threading == CpuThreading::Worker && !jobs.in_frames()) {
         return;
     }
     let budget = (time.delta() / 4).clamp(MIN_FRAME_BUDGET, MAX_FRAME_BUDGET);

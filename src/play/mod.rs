@@ -6,6 +6,7 @@ pub mod arrows;
 pub mod board;
 pub mod cpu;
 pub mod endgame;
+pub mod engine_jobs;
 pub mod input;
 pub mod referee;
 pub mod setup;

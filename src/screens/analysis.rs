@@ -6,31 +6,27 @@
 //! the ordinary input plays turns on it; each turn the rules report is added to the tree as a child of the node.
 //! In editing mode a click on a point changes what stands there instead.
 //!
-//! The engine thinks on the async compute pool (desktop) or in slices between frames (web), like the CPU player,
-//! and restarts whenever the current node changes.
+//! The engine thinks wherever the game's engine jobs run (the async pool, the browser's engine worker:
+//! [`EngineJobs`]), like the CPU player, and restarts whenever the current node changes.
 //!
 //! [`InGame`]: crate::state::InGame
 
 use crate::i18n::{score_text, t, tf};
 use crate::platform::redraw::WakeOn;
-use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::platform::web;
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
-use crate::play::cpu::CpuThreading;
+use crate::play::engine_jobs::{EngineJobs, JobHandle};
 use crate::play::input::{BoardEditing, PointClicked, Selection};
 use crate::play::referee::{GameSet, GameStarted, GameState, LoadGame, MatchSetup, Player, TurnEnded};
 use crate::screens::widgets::{report_button, side_panel};
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use fanorona_engine::levels::history_hashes;
-use fanorona_engine::search::{Info, Limits, Score, Searcher, SlicedSearch};
+use fanorona_engine::search::{Info, Limits, Score};
+use fanorona_engine::service::{Job, Memory, Reply, game_text};
 use fanorona_engine::{Game, Position, Rules, Side, Turn, Variant};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The deepest the analysis goes (it stops there, or when the node changes).
@@ -39,8 +35,6 @@ const MAX_DEPTH: u32 = 40;
 const MAX_THINK: Duration = Duration::from_secs(120);
 /// The most lines shown.
 pub const MAX_LINES: usize = 3;
-/// Transposition table of the analysis, in megabytes.
-const TT_MB: usize = 32;
 
 /// One position of the tree: the turn that led to it from its parent, and the turns tried from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,23 +110,6 @@ pub enum Brush {
     Erase,
 }
 
-/// The engine's thinking on the current node.
-struct EngineRun {
-    stop: Arc<AtomicBool>,
-    lines: Arc<Mutex<Vec<Info>>>,
-    task: Option<Task<()>>,
-    sliced: Option<SlicedSearch>,
-}
-
-impl Drop for EngineRun {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(task) = self.task.take() {
-            task.detach();
-        }
-    }
-}
-
 /// The analysis board's state.
 #[derive(Resource)]
 pub struct Analysis {
@@ -161,7 +138,8 @@ pub struct Analysis {
     /// Loads asked of the rules and not yet reported done: until they are, a reported turn belongs to the game
     /// shown before (the title's).
     loads_pending: u32,
-    engine: Option<EngineRun>,
+    /// The engine's job on the current node (dropping it stops the engine).
+    engine: Option<JobHandle>,
 }
 
 impl Analysis {
@@ -408,14 +386,11 @@ fn grow_tree(
 }
 
 /// Loads the current node on the board when it changed, (re)starts the engine on it, and collects its lines.
-#[allow(clippy::too_many_arguments)]
 fn think(
     analysis: Option<ResMut<Analysis>>,
     mut loads: MessageWriter<LoadGame>,
     mut arrows: ResMut<BoardArrows>,
-    mut demand: ResMut<FrameDemand>,
-    threading: Res<CpuThreading>,
-    waker: Res<LoopWaker>,
+    mut jobs: ResMut<EngineJobs>,
 ) {
     let Some(mut an) = analysis else { return };
     let an = &mut *an;
@@ -430,24 +405,22 @@ fn think(
         an.engine = None;
         an.lines.clear();
     } else if an.engine.is_none() {
-        an.engine = Some(start_engine(&an.tree.game(an.current, an.rules), an.multipv, *threading, &waker));
-    }
-    if let Some(engine) = an.engine.as_mut()
-        && let Some(search) = engine.sliced.as_mut()
-    {
-        let lines = engine.lines.clone();
-        if search.run_for(slice(*threading), |info| keep_line(&lines, info)).is_none() {
-            demand.next_frame();
+        let game = an.tree.game(an.current, an.rules);
+        if !game.is_over() && !game.position().legal_turns().is_empty() {
+            let limits = Limits { depth: Some(MAX_DEPTH), movetime: Some(MAX_THINK), ..Limits::default() }
+                .with_multipv(an.multipv);
+            an.engine = Some(jobs.start(Job::Search { game: game_text(&game), limits, memory: Memory::Analysis }));
         }
     }
     // The arrows follow the lines: rebuilt only when the engine reported something new (or the node changed,
     // which cleared the lines), not every frame.
     let mut changed = an.lines.is_empty() && !arrows.paths.is_empty();
     if let Some(engine) = &an.engine {
-        let lines = engine.lines.lock().unwrap_or_else(|e| e.into_inner());
-        if *lines != an.lines {
-            an.lines = lines.clone();
-            changed = true;
+        for reply in jobs.take(engine) {
+            if let Reply::Info { info, .. } = reply {
+                keep_line(&mut an.lines, info);
+                changed = true;
+            }
         }
     }
     if !changed {
@@ -467,51 +440,13 @@ fn think(
     }
 }
 
-fn slice(threading: CpuThreading) -> Duration {
-    match threading {
-        CpuThreading::Sliced(d) => d,
-        CpuThreading::Pool => Duration::from_millis(8),
-    }
-}
-
 /// Keeps the newest report of each line (line `k` at index `k - 1`).
-fn keep_line(lines: &Mutex<Vec<Info>>, info: &Info) {
-    let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+fn keep_line(lines: &mut Vec<Info>, info: Info) {
     let k = info.multipv.max(1) - 1;
     if lines.len() <= k {
         lines.resize(k + 1, info.clone());
     }
-    lines[k] = info.clone();
-}
-
-fn start_engine(game: &Game, multipv: usize, threading: CpuThreading, waker: &LoopWaker) -> EngineRun {
-    let mut searcher = Searcher::new(TT_MB);
-    searcher.set_draw_rule(game.rules().draw);
-    let limits =
-        Limits { depth: Some(MAX_DEPTH), movetime: Some(MAX_THINK), ..Limits::default() }.with_multipv(multipv);
-    let lines: Arc<Mutex<Vec<Info>>> = Arc::default();
-    let pos = *game.position();
-    let history = history_hashes(game);
-    let stop = searcher.stop_flag();
-    if pos.legal_turns().is_empty() || game.is_over() {
-        return EngineRun { stop, lines, task: None, sliced: None };
-    }
-    match threading {
-        CpuThreading::Pool => {
-            let (out, waker) = (lines.clone(), waker.clone());
-            let task = AsyncComputeTaskPool::get().spawn(async move {
-                searcher.search(&pos, &history, limits, |info| {
-                    keep_line(&out, info);
-                    waker.wake();
-                });
-            });
-            EngineRun { stop, lines, task: Some(task), sliced: None }
-        }
-        CpuThreading::Sliced(_) => {
-            let sliced = SlicedSearch::new(searcher, &pos, &history, limits);
-            EngineRun { stop: sliced.stop_flag(), lines, task: None, sliced: Some(sliced) }
-        }
-    }
+    lines[k] = info;
 }
 
 /// The score of a line for White, in pieces, clamped for the bar (a win is a full bar).

@@ -773,8 +773,11 @@ fn replay_window(
                     if ui.button(t("records.play_from_here")).clicked() {
                         nav.write(ReplayNav::PlayFromHere);
                     }
-                    if !replay.reviewing && ui.button(t("review.button")).clicked() {
-                        reviews.write(StartReview);
+                    if !replay.reviewing {
+                        let review = ui.button(t("review.button"));
+                        if crate::screens::widgets::report_button(ui, "review", &review).clicked() {
+                            reviews.write(StartReview);
+                        }
                     }
                     if ui.button(t("menu.back")).clicked() {
                         nav.write(ReplayNav::Close);

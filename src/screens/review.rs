@@ -2,72 +2,53 @@
 //! evaluation graph, each turn's class (best … blunder) with the better turn drawn as arrows and a one-line
 //! explanation, a summary per side, and "play on from here against the CPU".
 //!
-//! The analysis runs on the async compute pool on the desktop and in slices between frames on the web (each slice
-//! reviews one turn with a small node budget), so the screen stays responsive and shows its progress. The review
-//! belongs to the replay screen: it starts with [`StartReview`] and ends when the replay closes.
+//! The analysis is a job of the engine ([`EngineJobs`]: the async pool on the desktop, the engine worker in the
+//! browser), so the screen stays responsive and shows its progress as each turn's review arrives; where the jobs
+//! run in the frames, each turn gets a small node budget. The review belongs to the replay screen: it starts with
+//! [`StartReview`] and ends when the replay closes.
 
 use crate::i18n::{t, tf};
-use crate::platform::redraw::{FrameDemand, LoopWaker};
 use crate::play::arrows::{ArrowPath, ArrowStyle, BoardArrows};
 use crate::play::board::BoardFrame;
-use crate::play::cpu::CpuThreading;
+use crate::play::engine_jobs::{EngineJobs, JobHandle};
 use crate::play::referee::GameSet;
 use crate::screens::records::{Replay, ReplayNav, StartReview};
 use crate::state::Screen;
 use crate::theme::colors;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui_plot::{Line, Plot, PlotPoints, Points};
 use fanorona_engine::levels::Level;
-use fanorona_engine::review::{Class, Note, TurnReview, review_turn, score_pieces, summary};
-use fanorona_engine::search::{Limits, Searcher};
+use fanorona_engine::review::{Class, Note, TurnReview, score_pieces, summary};
+use fanorona_engine::search::Limits;
+use fanorona_engine::service::{Job, Reply, game_text};
 use fanorona_engine::{Game, Side};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// How much the engine thinks about each turn.
+/// How much the engine thinks about each turn (where jobs run in the frames, within [`FRAMES_REVIEW_NODES`] too).
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct ReviewLimits(pub Limits);
 
 impl Default for ReviewLimits {
     fn default() -> Self {
-        // The web reviews a turn within one slice between frames: a node budget that takes a few tens of
-        // milliseconds there. The desktop thinks longer on its own thread.
-        if cfg!(target_arch = "wasm32") {
-            ReviewLimits(Limits::nodes(40_000))
-        } else {
-            ReviewLimits(Limits { movetime: Some(Duration::from_millis(400)), ..Limits::default() })
-        }
+        ReviewLimits(Limits { movetime: Some(Duration::from_millis(400)), ..Limits::default() })
     }
 }
 
-/// The reviews found so far, by turn index.
-type Found = Arc<Mutex<Vec<Option<TurnReview>>>>;
+/// Each turn's node budget at most when the review runs in slices between frames, where one turn's review cannot be
+/// cut: a few tens of milliseconds in a browser.
+pub const FRAMES_REVIEW_NODES: u64 = 40_000;
 
 /// The review of the game being replayed.
 #[derive(Resource)]
 pub struct Review {
     game: Game,
-    found: Found,
-    /// The reviews as last read, by turn index (None: not analysed yet).
+    /// The reviews found so far, by turn index (None: not analysed yet).
     pub turns: Vec<Option<TurnReview>>,
-    stop: Arc<AtomicBool>,
-    task: Option<Task<()>>,
-    /// Sliced work (the web): the searcher and the next turn to review.
-    sliced: Option<(Searcher, usize)>,
+    /// The engine's job (dropping it stops the review).
+    job: JobHandle,
     /// The turn whose arrows are drawn.
     drawn: Option<usize>,
-}
-
-impl Drop for Review {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(task) = self.task.take() {
-            task.detach();
-        }
-    }
 }
 
 impl Review {
@@ -90,14 +71,6 @@ impl Review {
             .filter_map(|(_, r)| r.clone())
             .collect()
     }
-}
-
-/// Reviews turn `i` of `game` (None if the record's turn is not legal there, which a loaded game never has).
-fn review_one(searcher: &mut Searcher, game: &Game, i: usize, limits: Limits) -> Option<TurnReview> {
-    let starts = game.turn_starts();
-    // The positions before this turn, for repetitions as in the game.
-    let history: Vec<u64> = starts[..i].iter().map(|p| p.hash()).collect();
-    review_turn(searcher, &starts[i], &history, &game.turns()[i], limits).ok()
 }
 
 /// Adds the review.
@@ -125,8 +98,7 @@ fn start(
     mut starts: MessageReader<StartReview>,
     replay: Option<ResMut<Replay>>,
     limits: Res<ReviewLimits>,
-    threading: Res<CpuThreading>,
-    waker: Res<LoopWaker>,
+    mut jobs: ResMut<EngineJobs>,
     mut commands: Commands,
 ) {
     if starts.read().last().is_none() {
@@ -136,55 +108,30 @@ fn start(
     replay.reviewing = true;
     let game = replay.game().clone();
     let n = game.turns().len();
-    let found: Found = Arc::new(Mutex::new(vec![None; n]));
-    let mut searcher = Searcher::new(16);
-    searcher.set_draw_rule(game.rules().draw);
-    let stop = Arc::new(AtomicBool::new(false));
-    let limits = limits.0;
-    let (task, sliced) = match *threading {
-        CpuThreading::Pool => {
-            let (out, stop, waker, game) = (found.clone(), stop.clone(), waker.clone(), game.clone());
-            let task = AsyncComputeTaskPool::get().spawn(async move {
-                for i in 0..n {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let r = review_one(&mut searcher, &game, i, limits);
-                    out.lock().unwrap_or_else(|e| e.into_inner())[i] = r;
-                    waker.wake();
-                }
-            });
-            (Some(task), None)
-        }
-        CpuThreading::Sliced(_) => (None, Some((searcher, 0))),
-    };
-    commands.insert_resource(Review { game, found, turns: vec![None; n], stop, task, sliced, drawn: None });
+    let mut limits = limits.0;
+    if jobs.in_frames() {
+        limits.nodes = Some(limits.nodes.map_or(FRAMES_REVIEW_NODES, |n| n.min(FRAMES_REVIEW_NODES)));
+    }
+    let job = jobs.start(Job::Review { game: game_text(&game), limits, from: 0 });
+    commands.insert_resource(Review { game, turns: vec![None; n], job, drawn: None });
 }
 
-/// Reviews a turn per frame when sliced, reads what the pool found, and draws the shown turn's arrows.
+/// Reads the turns reviewed since the last frame, and draws the shown turn's arrows.
 fn collect(
     review: Option<ResMut<Review>>,
     replay: Option<Res<Replay>>,
-    limits: Res<ReviewLimits>,
-    mut demand: ResMut<FrameDemand>,
+    mut jobs: ResMut<EngineJobs>,
     mut arrows: ResMut<BoardArrows>,
 ) {
     let Some(mut review) = review else { return };
     let review = &mut *review;
-    if let Some((searcher, next)) = review.sliced.as_mut()
-        && *next < review.turns.len()
-    {
-        let r = review_one(searcher, &review.game, *next, limits.0);
-        review.found.lock().unwrap_or_else(|e| e.into_inner())[*next] = r;
-        *next += 1;
-        demand.next_frame();
-    }
-    // Copied only when the analysis found something new, not every frame.
-    let found = review.found.lock().unwrap_or_else(|e| e.into_inner());
-    if *found != review.turns {
-        review.turns = found.clone();
-        drop(found);
-        review.drawn = None;
+    for reply in jobs.take(&review.job) {
+        if let Reply::Reviewed { index, review: found, .. } = reply
+            && let Some(slot) = review.turns.get_mut(index)
+        {
+            *slot = found;
+            review.drawn = None;
+        }
     }
     // The board shows the position before turn `shown`: draw that turn as played, and the better one.
     let Some(replay) = replay else { return };

@@ -4,6 +4,7 @@
 use crate::audio::SoundSettings;
 use crate::i18n::{Lang, t, tf};
 use crate::play::animation::AnimationSpeed;
+use crate::play::engine_jobs::EngineJobs;
 use crate::save::records::KeepGames;
 use crate::save::storage::Storage;
 use crate::screens::widgets::centered;
@@ -24,6 +25,7 @@ fn settings_screen(
     mut theme: ResMut<Theme>,
     mut keep: ResMut<KeepGames>,
     storage: Res<Storage>,
+    jobs: Res<EngineJobs>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -44,7 +46,7 @@ fn settings_screen(
                 .small()
                 .color(colors::DIM),
         );
-        ui.label(egui::RichText::new(tablebase_status()).small().color(colors::DIM));
+        ui.label(egui::RichText::new(tablebase_status(&jobs)).small().color(colors::DIM));
         ui.add_space(8.0);
         if ui.button(t("menu.back")).clicked() {
             next.set(Screen::Title);
@@ -53,14 +55,13 @@ fn settings_screen(
     Ok(())
 }
 
-/// What the strong levels know of endgames: the pieces of the tablebase ready now, or the one being built (in the
-/// background on the desktop, between frames in a browser).
-fn tablebase_status() -> String {
-    use fanorona_engine::tablebase::{BACKGROUND_PIECES, shared_pieces};
-    let target = if cfg!(target_arch = "wasm32") { crate::play::endgame::WEB_PIECES } else { BACKGROUND_PIECES };
-    match shared_pieces(fanorona_engine::Variant::Tsivy) {
-        Some(n) if n >= target => tf("settings.tablebase_ready", &[("pieces", n.into())]),
-        _ => tf("settings.tablebase_building", &[("next", target.into())]),
+/// What the strong levels know of endgames: the pieces of the tablebase ready now, and the one being built (in
+/// the background on the desktop, in the engine worker or between frames in a browser).
+fn tablebase_status(jobs: &EngineJobs) -> String {
+    match jobs.table_pieces(fanorona_engine::Variant::Tsivy) {
+        (Some(n), target) if n >= target => tf("settings.tablebase_ready", &[("pieces", n.into())]),
+        (Some(n), target) => tf("settings.tablebase_growing", &[("pieces", n.into()), ("next", target.into())]),
+        (None, target) => tf("settings.tablebase_building", &[("next", target.into())]),
     }
 }
 

@@ -94,11 +94,10 @@ try {
   // Page time is counted from the start of the navigation: ready.t is the time to a playable game.
   figures.first_load = await loadFigures(ready);
   console.log("first load", JSON.stringify(figures.first_load));
-  // The endgame tables (4 pieces, both boards) are built in the frames the title's game draws (src/play/endgame.rs)
-  // and shared with the strong levels when complete: within seconds in a browser, within a minute or so here,
-  // where software rendering draws a frame in about half a second.
+  // The endgame tables (4 pieces, both boards, then 5) are built by the engine worker between its jobs
+  // (web/engine-worker.js) and used by the strong levels when complete.
   for (const board of ["tsivy", "dimy"]) {
-    const tb = await waitEvent(e => e.kind === "tablebase" && e.detail === `${board} 4`, `the ${board} endgame table`, 240000);
+    const tb = await waitEvent(e => e.kind === "tablebase" && e.detail === `${board} 4 built`, `the ${board} endgame table`, 240000);
     figures[`tablebase_${board}_ms`] = Math.round(tb.t);
   }
   console.log("endgame tables ready at", figures.tablebase_tsivy_ms, "and", figures.tablebase_dimy_ms, "ms");

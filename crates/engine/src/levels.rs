@@ -315,8 +315,9 @@ impl Thinking {
     ) -> Thinking {
         let spec = level.spec();
         // The strong levels play small endgames perfectly; the others find their own way (and their mistakes).
-        // A web page has one thread: it builds its table in slices between frames and shares it when complete
-        // (the game's `play::endgame`), and plays endgames by search until then.
+        // In a browser nothing may wait for a build: the engine's worker (or the page, without one) builds its
+        // tables in slices and shares each when complete (`service::Engine::with_tables`, the game's
+        // `play::endgame`), and endgames are played by search until then.
         let oracle: Option<Arc<dyn Oracle>> = if level < Level::Advanced {
             None
         } else if cfg!(target_arch = "wasm32") {

@@ -35,12 +35,44 @@ pub(crate) struct BenchArgs {
     /// a comment), e.g. positions from a match's games.
     #[arg(long)]
     fens: Option<std::path::PathBuf>,
+    /// Only this: the engine service's search job of this depth from the start (the hint's searcher: 8 MB
+    /// table, no tablebase), as the browser's engine worker runs it: `service search depth D: N nodes in T s`.
+    /// The same job in the worker searches the same nodes, so the two times compare the WebAssembly engine with
+    /// this build (web/e2e/worker.mjs).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=30))]
+    service_depth: Option<u32>,
+}
+
+/// The engine service's search of `depth` from the start, timed (see `bench --service-depth`).
+fn service_bench(depth: u32) {
+    use fanorona_engine::service::{Job, Memory, Reply, game_text, run_to_end};
+    let game = fanorona_engine::Game::new(fanorona_engine::Rules::default());
+    let limits = fanorona_engine::search::Limits::depth(depth);
+    let job = Job::Search { game: game_text(&game), limits, memory: Memory::Hint };
+    let mut result = None;
+    run_to_end(1, job, None, &mut |r| {
+        if let Reply::Searched { result: r, .. } = r {
+            result = Some(r);
+        }
+    });
+    let r = result.expect("a search job always answers");
+    let secs = r.elapsed.as_secs_f64().max(1e-9);
+    out!(
+        "service search depth {depth}: {} nodes in {secs:.3} s = {:.0} nodes/s (best {})",
+        r.nodes,
+        r.nodes as f64 / secs,
+        r.best.map_or("none".to_string(), |t| t.to_string())
+    );
 }
 
 impl BenchArgs {
     /// Perft throughput (turns/s and steps/s) and search speed (nodes/s, depth in a set time) from fixed positions.
     pub(crate) fn run(self) -> Result<(), String> {
-        let BenchArgs { depth, movetime, depths, max_depth, max_nodes, engine, hash, fens } = self;
+        let BenchArgs { depth, movetime, depths, max_depth, max_nodes, engine, hash, fens, service_depth } = self;
+        if let Some(d) = service_depth {
+            service_bench(d);
+            return Ok(());
+        }
         let positions = match fens {
             Some(path) => read_fens(&path)?,
             None => DEPTH_FENS.iter().map(|f| f.to_string()).collect(),
