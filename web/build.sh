@@ -27,7 +27,8 @@ fi
 
 # The game, and the engine's own module for its Web Worker (web/engine-worker.js): the search runs beside the
 # page's frames, not inside them.
-cargo build --target wasm32-unknown-unknown --profile "$PROFILE" --bin fanorona -p fanorona-engine-worker
+cargo build --target wasm32-unknown-unknown --profile "$PROFILE" --bin fanorona
+cargo build --target wasm32-unknown-unknown --profile "$PROFILE" -p fanorona-engine-worker
 rm -rf web/dist && mkdir -p web/dist
 wasm-bindgen --target web --no-typescript --out-dir web/dist --out-name fanorona \
   "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$PROFILE/fanorona.wasm"

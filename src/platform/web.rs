@@ -119,6 +119,7 @@ pub fn plugin(app: &mut App) {
             (
                 announce_ready.before(crate::platform::redraw::ApplyDemand),
                 announce_play,
+                announce_engine,
                 announce_screens,
                 announce_layout,
             ),
@@ -236,6 +237,20 @@ fn announce_ready(mut frames: Local<u32>, mut demand: ResMut<crate::platform::re
     }
     if *frames == 8 {
         say_ready("frames");
+    }
+}
+
+/// Tells the page where the engine runs and which endgame tables it has (`engine`, `tablebase` events).
+fn announce_engine(mut news: MessageReader<crate::play::engine_jobs::EngineNews>) {
+    use crate::play::engine_jobs::EngineNews;
+    for n in news.read() {
+        match n {
+            EngineNews::Worker => event("engine", "worker"),
+            EngineNews::Frames(reason) => event("engine", &format!("frames {reason}")),
+            EngineNews::Table { variant, pieces, stored } => {
+                event("tablebase", &format!("{variant} {pieces} {}", if *stored { "stored" } else { "built" }))
+            }
+        }
     }
 }
 

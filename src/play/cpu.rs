@@ -13,6 +13,7 @@
 
 use crate::platform::redraw::WakeOn;
 use crate::platform::redraw::{FrameDemand, THINKING_TICK};
+pub use crate::play::engine_jobs::CpuThreading;
 use crate::play::engine_jobs::{EngineJobs, JobHandle};
 use crate::play::referee::{
     AnimationsPending, DrawOffered, GameSet, GameState, MatchSetup, MoveAction, MoveRequest, Player,
@@ -37,23 +38,6 @@ pub struct CpuEnabled(pub bool);
 impl Default for CpuEnabled {
     fn default() -> Self {
         CpuEnabled(true)
-    }
-}
-
-/// Where the engine's jobs run ([`EngineJobs`]).
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CpuThreading {
-    /// On the async compute pool's threads (desktop).
-    Pool,
-    /// On the main thread, this long per frame (a page that cannot start the engine worker, and tests).
-    Sliced(Duration),
-    /// In the engine's Web Worker (the browser); in slices between frames should it not start.
-    Worker,
-}
-
-impl Default for CpuThreading {
-    fn default() -> Self {
-        if cfg!(target_arch = "wasm32") { CpuThreading::Worker } else { CpuThreading::Pool }
     }
 }
 

@@ -14,8 +14,7 @@
 //! in software, busy drawing for a minute and slow to answer clicks; a page that sleeps needs no table yet.
 
 use crate::platform::web;
-use crate::play::cpu::CpuThreading;
-use crate::play::engine_jobs::EngineJobs;
+use crate::play::engine_jobs::{CpuThreading, EngineJobs};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use fanorona_engine::Variant;

@@ -17,7 +17,6 @@
 //! Replies of a cancelled job are dropped, never delivered.
 
 use crate::platform::redraw::{FrameDemand, LoopWaker};
-use crate::play::cpu::CpuThreading;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
@@ -35,6 +34,17 @@ pub const WORKER_PIECES: u32 = 5;
 
 /// How long the game waits for the worker to say it runs before it thinks in its frames instead.
 pub const WORKER_START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What the engine's host has to tell (the web page listens: `platform::web`).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum EngineNews {
+    /// The engine worker runs.
+    Worker,
+    /// The jobs moved to the frames, for this reason (the worker failed).
+    Frames(String),
+    /// An endgame table is in use: its board, pieces, and whether it came from storage rather than a build.
+    Table { variant: Variant, pieces: u32, stored: bool },
+}
 
 /// Replies handed over by pool threads (or the worker's message handler), waiting for the next frame.
 type Outbox = Arc<Mutex<Vec<Reply>>>;
@@ -163,6 +173,11 @@ impl EngineJobs {
         self.inbox.remove(&job.id).unwrap_or_default()
     }
 
+    /// Replies delivered and not yet taken, of every job (a job cancelled or dropped leaves none).
+    pub fn untaken_replies(&self) -> usize {
+        self.inbox.values().map(Vec::len).sum()
+    }
+
     /// Whether the job is still to answer in full.
     pub fn is_live(&self, job: &JobHandle) -> bool {
         self.live.contains_key(&job.id)
@@ -181,20 +196,13 @@ impl EngineJobs {
         false
     }
 
-    /// The pieces of `variant`'s endgame table the engine plays with, and whether it is the largest this host
-    /// builds: the worker's report in the browser, the program's shared table elsewhere.
-    pub fn table_pieces(&self, variant: Variant) -> (Option<u32>, u32) {
-        if self.in_worker() {
-            (self.worker_tables.get(&variant).map(|t| t.0), WORKER_PIECES)
-        } else if cfg!(target_arch = "wasm32") {
-            (fanorona_engine::tablebase::shared_pieces(variant), crate::play::endgame::WEB_PIECES)
-        } else {
-            (fanorona_engine::tablebase::shared_pieces(variant), fanorona_engine::tablebase::BACKGROUND_PIECES)
-        }
+    /// The pieces of `variant`'s endgame table the engine worker plays with (None: none yet, or no worker).
+    pub fn worker_table(&self, variant: Variant) -> Option<u32> {
+        self.worker_tables.get(&variant).map(|t| t.0)
     }
 
-    /// Delivers `reply` to its job (or records the engine's news), unless its job was cancelled.
-    fn deliver(&mut self, reply: Reply) {
+    /// Delivers `reply` to its job (or passes the engine's own news on), unless its job was cancelled.
+    fn deliver(&mut self, reply: Reply, news: &mut MessageWriter<EngineNews>) {
         match reply.job() {
             Some(id) if self.live.contains_key(&id) => {
                 if reply.is_final() {
@@ -205,14 +213,9 @@ impl EngineJobs {
             Some(_) => {}
             None => {
                 if let Reply::Table { variant, pieces, stored } = reply {
-                    info!(
-                        "the engine worker's endgame table of the {variant} board: {pieces} pieces ({})",
-                        if stored { "stored" } else { "built" }
-                    );
-                    crate::platform::web::event(
-                        "tablebase",
-                        &format!("{variant} {pieces} {}", if stored { "stored" } else { "built" }),
-                    );
+                    let how = if stored { "stored" } else { "built" };
+                    info!("the engine worker's endgame table of the {variant} board: {pieces} pieces ({how})");
+                    news.write(EngineNews::Table { variant, pieces, stored });
                     self.worker_tables.insert(variant, (pieces, stored));
                 }
             }
@@ -278,6 +281,23 @@ impl Host {
     }
 }
 
+/// Where the engine's jobs run ([`EngineJobs`]); the CPU player's choice, hence the name.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuThreading {
+    /// On the async compute pool's threads (desktop).
+    Pool,
+    /// On the main thread, this long per frame (a page that cannot start the engine worker, and tests).
+    Sliced(Duration),
+    /// In the engine's Web Worker (the browser); in slices between frames should it not start.
+    Worker,
+}
+
+impl Default for CpuThreading {
+    fn default() -> Self {
+        if cfg!(target_arch = "wasm32") { CpuThreading::Worker } else { CpuThreading::Pool }
+    }
+}
+
 /// The slice of a frame the web's fallback thinks for (the frames host when the worker cannot run).
 pub const WEB_SLICE: Duration = Duration::from_millis(8);
 
@@ -288,7 +308,12 @@ pub fn plugin(app: &mut App) {
 
 /// Sets the host up (again, when [`CpuThreading`] changed with nothing in flight), gathers the replies that
 /// arrived, and thinks for a slice when the jobs run in the frames.
-fn pump(mut jobs: ResMut<EngineJobs>, threading: Res<CpuThreading>, waker: Res<LoopWaker>) {
+fn pump(
+    mut jobs: ResMut<EngineJobs>,
+    threading: Res<CpuThreading>,
+    waker: Res<LoopWaker>,
+    mut news: MessageWriter<EngineNews>,
+) {
     let jobs = &mut *jobs;
     let dropped = std::mem::take(&mut *jobs.dropped.lock().unwrap_or_else(|e| e.into_inner()));
     for id in dropped {
@@ -320,10 +345,15 @@ fn pump(mut jobs: ResMut<EngineJobs>, threading: Res<CpuThreading>, waker: Res<L
         }
         #[cfg(target_arch = "wasm32")]
         Host::Worker(link) => match link.receive() {
-            Ok(got) => replies = got,
+            Ok(got) => {
+                if link.just_started() {
+                    news.write(EngineNews::Worker);
+                }
+                replies = got;
+            }
             Err(reason) => {
                 warn!("the engine worker is not available ({reason}): thinking between frames instead");
-                crate::platform::web::event("engine", &format!("frames {reason}"));
+                news.write(EngineNews::Frames(reason));
                 let mut host = Host::frames();
                 let mut live: Vec<(JobId, Job)> = jobs.live.iter().map(|(id, j)| (*id, j.clone())).collect();
                 live.sort_by_key(|(id, _)| *id);
@@ -336,7 +366,7 @@ fn pump(mut jobs: ResMut<EngineJobs>, threading: Res<CpuThreading>, waker: Res<L
         },
     }
     for reply in replies {
-        jobs.deliver(reply);
+        jobs.deliver(reply, &mut news);
     }
 }
 
@@ -378,6 +408,8 @@ mod worker {
     pub struct Link {
         started: Instant,
         ready: bool,
+        /// Whether the last [`Link::receive`] brought the worker's first message.
+        just_ready: bool,
     }
 
     impl Link {
@@ -391,7 +423,12 @@ mod worker {
             let started = start(&on_message).unwrap_or(false);
             // The page keeps calling it for as long as the worker lives: the program's whole life.
             on_message.forget();
-            started.then(|| Link { started: Instant::now(), ready: false })
+            started.then(|| Link { started: Instant::now(), ready: false, just_ready: false })
+        }
+
+        /// Whether the worker said it runs in the last [`Link::receive`].
+        pub fn just_started(&self) -> bool {
+            self.just_ready
         }
 
         /// Sends a request (the worker queues it until its module is running).
@@ -412,10 +449,8 @@ mod worker {
                     Err(e) => return Err(e),
                 }
             }
-            if replies.iter().any(|r| matches!(r, Reply::Ready)) && !self.ready {
-                self.ready = true;
-                crate::platform::web::event("engine", "worker");
-            }
+            self.just_ready = !self.ready && replies.iter().any(|r| matches!(r, Reply::Ready));
+            self.ready |= self.just_ready;
             if !self.ready && self.started.elapsed() > WORKER_START_TIMEOUT {
                 return Err(format!("no answer in {} s", WORKER_START_TIMEOUT.as_secs()));
             }

@@ -58,7 +58,16 @@ fn settings_screen(
 /// What the strong levels know of endgames: the pieces of the tablebase ready now, and the one being built (in
 /// the background on the desktop, in the engine worker or between frames in a browser).
 fn tablebase_status(jobs: &EngineJobs) -> String {
-    match jobs.table_pieces(fanorona_engine::Variant::Tsivy) {
+    use fanorona_engine::Variant::Tsivy;
+    use fanorona_engine::tablebase::{BACKGROUND_PIECES, shared_pieces};
+    let status = if jobs.in_worker() {
+        (jobs.worker_table(Tsivy), crate::play::engine_jobs::WORKER_PIECES)
+    } else if cfg!(target_arch = "wasm32") {
+        (shared_pieces(Tsivy), crate::play::endgame::WEB_PIECES)
+    } else {
+        (shared_pieces(Tsivy), BACKGROUND_PIECES)
+    };
+    match status {
         (Some(n), target) if n >= target => tf("settings.tablebase_ready", &[("pieces", n.into())]),
         (Some(n), target) => tf("settings.tablebase_growing", &[("pieces", n.into()), ("next", target.into())]),
         (None, target) => tf("settings.tablebase_building", &[("next", target.into())]),
