@@ -303,7 +303,10 @@ pub const WEB_SLICE: Duration = Duration::from_millis(8);
 
 /// Adds the jobs' host.
 pub fn plugin(app: &mut App) {
-    app.init_resource::<EngineJobs>().add_systems(PreUpdate, pump).add_systems(PostUpdate, demand_frames);
+    app.init_resource::<EngineJobs>()
+        .add_message::<EngineNews>()
+        .add_systems(PreUpdate, pump)
+        .add_systems(PostUpdate, demand_frames);
 }
 
 /// Sets the host up (again, when [`CpuThreading`] changed with nothing in flight), gathers the replies that

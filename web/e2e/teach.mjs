@@ -1,9 +1,9 @@
 // End-to-end test of the engine as a teacher in the web build (headless Chromium): plays a short game against the
 // CPU with real clicks, resigns, opens "Review" from the game-over window and waits until every turn is reviewed;
-// then opens the analysis board from the title, waits for the engine's lines to deepen (slowly here: the engine
-// thinks 8 ms a frame, and SwiftShader draws a frame in 0.5-1 s on a loaded machine), plays a turn on the board
-// and waits for the lines of the new position. While the review and the analysis think (in slices on the page's
-// one thread) the page must keep drawing: the longest gap between animation frames is measured and bounded.
+// then opens the analysis board from the title, waits for the engine's lines to deepen, plays a turn on the board
+// and waits for the lines of the new position. While the review and the analysis think (in the engine's worker;
+// web/e2e/worker.mjs measures it further) the page must keep drawing: the longest gap between animation frames is
+// measured and bounded.
 //
 // Run: bash web/e2e.sh (which runs this after the main test), or node web/e2e/teach.mjs with web/dist built.
 // Options (environment): VIEWPORT (default 960x600), CHROMIUM, OUT (folder for screenshots and figures),
