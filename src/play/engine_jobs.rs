@@ -16,7 +16,7 @@
 //! Replies arrive at the start of a frame (`PreUpdate`); a reply that arrives while the window sleeps wakes it.
 //! Replies of a cancelled job are dropped, never delivered.
 
-use crate::platform::redraw::{FrameDemand, LoopWaker};
+use crate::platform::redraw::{FrameDemand, LoopWaker, WakeOn};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
@@ -304,7 +304,7 @@ pub const WEB_SLICE: Duration = Duration::from_millis(8);
 /// Adds the jobs' host.
 pub fn plugin(app: &mut App) {
     app.init_resource::<EngineJobs>()
-        .add_message::<EngineNews>()
+        .add_woken_message::<EngineNews>()
         .add_systems(PreUpdate, pump)
         .add_systems(PostUpdate, demand_frames);
 }
