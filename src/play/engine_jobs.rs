@@ -356,6 +356,7 @@ fn pump(
             }
             Err(reason) => {
                 warn!("the engine worker is not available ({reason}): thinking between frames instead");
+                link.stop();
                 news.write(EngineNews::Frames(reason));
                 let mut host = Host::frames();
                 let mut live: Vec<(JobId, Job)> = jobs.live.iter().map(|(id, j)| (*id, j.clone())).collect();
@@ -402,6 +403,8 @@ mod worker {
         fn start(on_message: &Closure<dyn FnMut(String)>) -> Result<bool, JsValue>;
         #[wasm_bindgen(js_namespace = window, js_name = fanoronaEnginePost, catch)]
         fn post(text: &str) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = window, js_name = fanoronaEngineStop, catch)]
+        fn stop() -> Result<(), JsValue>;
     }
 
     /// What the worker said since the last frame (one thread: the page's).
@@ -427,6 +430,13 @@ mod worker {
             // The page keeps calling it for as long as the worker lives: the program's whole life.
             on_message.forget();
             started.then(|| Link { started: Instant::now(), ready: false, just_ready: false })
+        }
+
+        /// Ends the worker (given up on: it failed, or did not answer in time), so that a late one neither
+        /// takes a core nor fills the queue of messages nobody reads any more.
+        pub fn stop(&self) {
+            let _ = stop();
+            RECEIVED.lock().unwrap_or_else(|e| e.into_inner()).clear();
         }
 
         /// Whether the worker said it runs in the last [`Link::receive`].

@@ -216,6 +216,8 @@ try {
     if (broken) {
       const moved = await g.waitEvent(e => e.kind === "engine", "the engine to move to the frames", 120000);
       if (!moved.detail.startsWith("frames")) fail(`${what}: ${moved.detail}`);
+      // The game let go of the worker it gave up on.
+      if (!(await page.evaluate(() => window.fanoronaEngineWorker === null))) fail(`${what}: the failed worker was kept`);
     }
     const setup2 = await g.clickFor("new_game", e => e.kind === "screen" && e.detail === "Setup", "the setup screen");
     g.since = setup2.t;
