@@ -3,7 +3,7 @@
 //! search, the evaluation, the book and the endgame tables, nothing else.
 //!
 //! The worker hands each message from the page to [`WorkerEngine::handle`] (a JSON [`Request`]) and, while
-//! [`WorkerEngine::busy`], calls [`WorkerEngine::run_for`] for a few tens of milliseconds at a time, posting the
+//! [`WorkerEngine::busy`], calls [`WorkerEngine::run_for`] for a tenth of a second at a time, posting the
 //! replies it returns (a JSON array of [`Reply`]) and going back to its event loop between two calls, so that a
 //! new request (a cancel, a new position) is read within one slice. Tables come and go as bytes: the worker keeps
 //! them in IndexedDB ([`WorkerEngine::table_bytes`], [`WorkerEngine::load_table`]).
