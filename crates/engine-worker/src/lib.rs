@@ -51,7 +51,7 @@ impl WorkerEngine {
     pub fn run_for(&mut self, ms: f64) -> String {
         let mut replies: Vec<Reply> = Vec::new();
         self.engine.run_for(Duration::from_secs_f64(ms.max(0.0) / 1000.0), &mut |r| replies.push(r));
-        replies_json(&replies)
+        Reply::list_to_json(&replies)
     }
 
     /// Whether there is work left (a job, or a table to build).
@@ -79,11 +79,6 @@ impl WorkerEngine {
     pub fn table_pieces(&self, board: &str) -> u32 {
         variant(board).and_then(fanorona_engine::tablebase::shared_pieces).unwrap_or(0)
     }
-}
-
-/// Replies as the JSON array the worker posts ([`Reply::list_from_json`] reads it).
-pub fn replies_json(replies: &[Reply]) -> String {
-    Reply::list_to_json(replies)
 }
 
 #[cfg(test)]
