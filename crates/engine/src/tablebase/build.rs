@@ -76,7 +76,7 @@ impl Tablebase {
             data.len(),
             started.elapsed().as_secs_f64()
         ));
-        Some(Tablebase { ix, data: Entries::Owned(data) })
+        Some(Tablebase { ix, data: Entries::Owned(data), top: None })
     }
 
     /// Loads `dir/`[`file_name`](Tablebase::file_name) if it is there and intact; otherwise builds the table and
@@ -198,7 +198,7 @@ fn partial_name(variant: Variant, max_pieces: u32, a: u32, b: u32) -> String {
 /// How often a resumable build saves an unfinished pair: a few times in the largest pair of six pieces (about a
 /// minute on one core, 4v2 and 2v4), each save about half a gigabyte written in a second or two. A first pass
 /// of a quarter of this or more is saved as soon as it ends.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+pub(super) const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
 /// Where a resumable build keeps what it has done, how often it saves a pair in progress, the shortest build of
 /// a pair worth a part file, and when to stop.
@@ -245,6 +245,7 @@ impl PairJob<'_> {
                 class: [(b, a), (a, b)],
                 counts: [vec![0; first.len()], vec![0; second.len()]],
                 vals: [&mut *first, &mut *second],
+                rows: [None, None],
                 hist: [0; 256],
             };
             resumed_at = partial.as_deref().and_then(|path| pair.read_partial(path, self.variant, self.max_pieces));
@@ -255,7 +256,7 @@ impl PairJob<'_> {
                 let classes = if single { 1 } else { 2 };
                 for k in 0..classes {
                     let (ca, cb) = pair.class[k];
-                    let h = self.solver.first_pass(ca, cb, pair.vals[k], &mut pair.counts[k], self.threads);
+                    let h = self.solver.first_pass((ca, cb), None, pair.vals[k], &mut pair.counts[k], self.threads);
                     for (x, y) in pair.hist.iter_mut().zip(h) {
                         *x += y;
                     }
@@ -362,14 +363,20 @@ impl Pair<'_> {
 
     /// Saves the pair's analysis before the round of distance `next` (values and successor counts of both
     /// classes; 0 after the first pass), through a temporary name so that the file is whole or absent.
-    fn write_partial(&self, path: &Path, variant: Variant, max_pieces: u32, next: u32) -> Result<(), TbError> {
+    pub(super) fn write_partial(
+        &self,
+        path: &Path,
+        variant: Variant,
+        max_pieces: u32,
+        next: u32,
+    ) -> Result<(), TbError> {
         let header = self.partial_header(variant, max_pieces, next);
         write_whole(path, &[&header, self.vals[0], self.vals[1], &self.counts[0], &self.counts[1]])
     }
 
     /// Takes up the analysis [`Pair::write_partial`] saved for exactly this table and pair: the distance of the
     /// next round, or None (the arrays then in any state) when the file is absent, damaged or another's.
-    fn read_partial(&mut self, path: &Path, variant: Variant, max_pieces: u32) -> Option<u32> {
+    pub(super) fn read_partial(&mut self, path: &Path, variant: Variant, max_pieces: u32) -> Option<u32> {
         let mut f = io::BufReader::new(fs::File::open(path).ok()?);
         let mut h = [0u8; PARTIAL_HEADER_LEN];
         f.read_exact(&mut h).ok()?;

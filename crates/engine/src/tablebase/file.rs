@@ -81,7 +81,7 @@ const VERSION: u32 = 1;
 /// The length of a table file's header (and of a part file's).
 pub(super) const HEADER_LEN: usize = 32;
 
-fn variant_code(v: Variant) -> u8 {
+pub(super) fn variant_code(v: Variant) -> u8 {
     match v {
         Variant::Tsivy => 0,
         Variant::Dimy => 1,
@@ -89,7 +89,7 @@ fn variant_code(v: Variant) -> u8 {
 }
 
 /// A 64-bit checksum of the data; every step is a bijection of the state, so any single changed word is caught.
-fn checksum(data: &[u8]) -> u64 {
+pub(super) fn checksum(data: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64 ^ data.len() as u64;
     let mut words = data.chunks_exact(8);
     for w in &mut words {
@@ -202,7 +202,7 @@ impl Tablebase {
             return Err(TbError::WrongLength);
         }
         check_sum(&h, reader)?;
-        Ok(Tablebase { ix, data: Entries::Owned(reader.to_vec()) })
+        Ok(Tablebase { ix, data: Entries::Owned(reader.to_vec()), top: None })
     }
 
     /// [`Tablebase::load`] by reading the file into memory.
@@ -217,7 +217,7 @@ impl Tablebase {
             return Err(TbError::WrongLength);
         }
         check_sum(&h, &data)?;
-        Ok(Tablebase { ix, data: Entries::Owned(data) })
+        Ok(Tablebase { ix, data: Entries::Owned(data), top: None })
     }
 
     /// [`Tablebase::load`] by mapping the file's entries: None where they cannot be mapped (the caller reads the
@@ -239,7 +239,7 @@ impl Tablebase {
             // file and renames it over the old one, which leaves a mapped old file as it was.
             let Ok(map) = (unsafe { options.map(&file) }) else { return Ok(None) };
             check_sum(&h, &map)?;
-            Ok(Some(Tablebase { ix, data: Entries::Mapped(map) }))
+            Ok(Some(Tablebase { ix, data: Entries::Mapped(map), top: None }))
         };
         mapped().transpose()
     }

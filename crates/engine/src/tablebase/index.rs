@@ -100,7 +100,7 @@ impl Indexer {
 
     /// Colex rank of `set` among the points of `avail` (`set ⊆ avail`).
     #[inline(always)]
-    fn rank(&self, set: u64, avail: u64) -> u64 {
+    pub(super) fn rank(&self, set: u64, avail: u64) -> u64 {
         let mut r = 0;
         let mut s = set;
         let mut i = 1;
@@ -185,6 +185,72 @@ impl Indexer {
             }
         }
         unreachable!("entry {at} is outside the table")
+    }
+}
+
+/// The rows of a material class that a compact table keeps: the own sets that are the least of their images (the
+/// others' entries are those of their images), by colex rank. A compact class holds `len()` rows of
+/// [`Indexer::row_len`] entries, row `slot` for the own set of rank [`Rows::rank`]`(slot)`; within a row whose own
+/// set is symmetric, the entries of non-canonical opponent sets are never read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Rows {
+    /// The colex ranks of the canonical own sets, in increasing order.
+    ranks: Vec<u32>,
+    /// The row of each own set by colex rank, `u32::MAX` for those without one: a probe's lookup in one step.
+    slots: Vec<u32>,
+}
+
+impl Rows {
+    /// The canonical own sets of `own` pieces on `ix`'s board.
+    pub(super) fn canonical(ix: &Indexer, own: u32) -> Rows {
+        let mut pts = [0u8; 64];
+        let n = free_points(ix.board, &mut pts);
+        let count = ix.c(n, own);
+        let mut ranks = Vec::new();
+        let mut comb: u64 = (1u64 << own) - 1;
+        for r in 0..count {
+            let set = spread(comb, &pts);
+            if (0..3).all(|k| ix.image(k, set) >= set) {
+                ranks.push(u32::try_from(r).expect("own sets of a class fit in u32"));
+            }
+            if comb != 0 {
+                comb = next_combination(comb);
+            }
+        }
+        Rows::from_ranks(ranks, count).expect("ranks found in increasing order")
+    }
+
+    /// Rows taken as they are (read from a file) among `count` own sets; None unless strictly increasing and
+    /// below `count`.
+    fn from_ranks(ranks: Vec<u32>, count: u64) -> Option<Rows> {
+        if !ranks.windows(2).all(|w| w[0] < w[1]) || ranks.last().is_some_and(|&r| r as u64 >= count) {
+            return None;
+        }
+        let mut slots = vec![u32::MAX; usize::try_from(count).ok()?];
+        for (slot, &r) in ranks.iter().enumerate() {
+            slots[r as usize] = slot as u32;
+        }
+        Some(Rows { ranks, slots })
+    }
+
+    /// Number of rows.
+    pub(super) fn len(&self) -> usize {
+        self.ranks.len()
+    }
+
+    /// The colex rank of row `slot`'s own set.
+    #[inline(always)]
+    pub(super) fn rank(&self, slot: usize) -> u64 {
+        self.ranks[slot] as u64
+    }
+
+    /// The row of the own set of colex rank `rank`, if it is canonical.
+    #[inline(always)]
+    pub(super) fn slot(&self, rank: u64) -> Option<usize> {
+        match self.slots.get(rank as usize) {
+            Some(&s) if s != u32::MAX => Some(s as usize),
+            _ => None,
+        }
     }
 }
 

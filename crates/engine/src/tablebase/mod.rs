@@ -76,6 +76,8 @@
 
 mod build;
 mod cache;
+#[cfg(not(target_arch = "wasm32"))]
+mod compact;
 mod file;
 mod index;
 mod probe;
@@ -87,6 +89,8 @@ pub use cache::{
     BACKGROUND_PIECES, ENGINE_PIECES, QUICK_PIECES, SHARED_MAX_PIECES, background_priority, default_dir, grow_shared,
     offer_shared, shared, shared_now, shared_pieces,
 };
+#[cfg(not(target_arch = "wasm32"))]
+pub use compact::{COMPACT_PIECES, Compact, build_compact, compact_files};
 pub use file::TbError;
 pub use index::MAX_PIECES;
 pub use probe::{Tablebase, ValueKind, sample};

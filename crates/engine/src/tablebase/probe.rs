@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::rules::{RelayRule, Rules, Side};
 use crate::turns::Turn;
 use std::fmt;
+use std::sync::Arc;
 
 /// An endgame tablebase for one board: the exact value of every position with up to [`Tablebase::max_pieces`]
 /// pieces in total.
@@ -17,6 +18,16 @@ pub struct Tablebase {
     pub(super) ix: Indexer,
     /// One byte per entry ([`TbValue::decode`]).
     pub(super) data: Entries,
+    /// The table of the positions with one piece more, when one is joined (the compact seven-piece table,
+    /// [`Tablebase::with_seven`]).
+    pub(super) top: Option<Arc<dyn Top>>,
+}
+
+/// A table of the positions of one piece more than a table's own entries, joined to it: the compact seven-piece
+/// table, which lives below this file.
+pub(super) trait Top: Send + Sync {
+    /// The value of (own, opp) with `own` to move, None when it cannot be read.
+    fn probe(&self, own: u64, opp: u64) -> Option<TbValue>;
 }
 
 /// Where a table's entries live: in memory the program owns (built, or read from a file), or mapped from its
@@ -80,9 +91,10 @@ impl Tablebase {
         self.ix.variant
     }
 
-    /// The most pieces (both sides together) a position may have to be in the table.
+    /// The most pieces (both sides together) a position may have to be in the table: one more than the table's
+    /// own entries when it is joined with the compact seven-piece table.
     pub fn max_pieces(&self) -> u32 {
-        self.ix.max
+        self.ix.max + self.top.is_some() as u32
     }
 
     /// Number of stored entries (positions relative to the side to move).
@@ -97,8 +109,12 @@ impl Tablebase {
         // The search probes every node: rule out the common cases cheaply first.
         let s = pos.side_to_move();
         let (own, opp) = (pos.pieces(s), pos.pieces(s.opponent()));
-        if own.count_ones() + opp.count_ones() > self.ix.max || pos.in_relay() || !self.covers_rules(pos) {
+        let n = own.count_ones() + opp.count_ones();
+        if n > self.max_pieces() || pos.in_relay() || !self.covers_rules(pos) {
             return None;
+        }
+        if n > self.ix.max {
+            return self.top.as_ref()?.probe(own, opp);
         }
         Some(TbValue::decode(self.data[self.ix.global(own, opp)]))
     }

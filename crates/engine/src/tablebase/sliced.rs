@@ -132,7 +132,7 @@ impl SlicedBuild {
 
     /// The table, once [`SlicedBuild::is_done`]; None before.
     pub fn finish(self) -> Option<Tablebase> {
-        if self.is_done() { Some(Tablebase { ix: self.ix, data: Entries::Owned(self.data) }) } else { None }
+        if self.is_done() { Some(Tablebase { ix: self.ix, data: Entries::Owned(self.data), top: None }) } else { None }
     }
 
     /// Sets up the pair (t − a, a) and (a, t − a) for its first look, or ends the build past the last pair.
@@ -182,6 +182,7 @@ impl SlicedBuild {
             class: [(b, a), (a, b)],
             counts: std::mem::take(&mut self.counts),
             vals: [first, second],
+            rows: [None, None],
             hist: self.hist,
         };
         let next = match self.stage {
@@ -191,7 +192,14 @@ impl SlicedBuild {
                 let (ca, cb) = pair.class[k];
                 let solver = Solver { ix, lower };
                 let mut hist = [0u64; 256];
-                solver.first_span(ca, cb, at, &mut pair.vals[k][at..end], &mut pair.counts[k][at..end], &mut hist);
+                solver.first_span(
+                    (ca, cb),
+                    None,
+                    at,
+                    &mut pair.vals[k][at..end],
+                    &mut pair.counts[k][at..end],
+                    &mut hist,
+                );
                 for (x, y) in pair.hist.iter_mut().zip(hist) {
                     *x += y;
                 }

@@ -2,7 +2,7 @@
 //! classes, paika positions counted), and the retrograde analysis of a pair of classes, distance by distance, over
 //! the canonical entries, whose values are then copied to the rest.
 
-use super::index::{Indexer, first_combination, free_points, next_combination, own_to_move, spread};
+use super::index::{Indexer, Rows, first_combination, free_points, next_combination, own_to_move, spread};
 use super::value::{MAX_DISTANCE, TbValue};
 use crate::position::{Position, StepList};
 use std::sync::Mutex;
@@ -82,20 +82,28 @@ impl Solver<'_> {
     }
 
     /// First look at rows `row0..` of class (a, b); returns the histogram of stored bytes (final entries only).
-    fn first_rows(&self, a: u32, b: u32, row0: usize, vals: &mut [u8], counts: &mut [u8]) -> [u64; 256] {
+    fn first_rows(
+        &self,
+        (a, b): (u32, u32),
+        rows: Option<&Rows>,
+        row0: usize,
+        vals: &mut [u8],
+        counts: &mut [u8],
+    ) -> [u64; 256] {
         let mut hist = [0u64; 256];
         let at = row0 * self.ix.row_len(a, b) as usize;
-        self.first_span(a, b, at, vals, counts, &mut hist);
+        self.first_span((a, b), rows, at, vals, counts, &mut hist);
         hist
     }
 
     /// First look at the entries of class (a, b) from index `at` on, as many as `vals` holds (`counts` the same
     /// entries); adds the stored bytes of the final entries to `hist`. A span may start and end within a row: a
-    /// build in slices ([`SlicedBuild`]) takes a few thousand entries at a time.
+    /// build in slices ([`SlicedBuild`]) takes a few thousand entries at a time. With `rows`, the class is compact:
+    /// row `r` is that of the own set `rows.rank(r)`.
     pub(super) fn first_span(
         &self,
-        a: u32,
-        b: u32,
+        (a, b): (u32, u32),
+        rows: Option<&Rows>,
         at: usize,
         vals: &mut [u8],
         counts: &mut [u8],
@@ -110,7 +118,7 @@ impl Solver<'_> {
             let n = (row - col).min(end - done);
             let (vrow, crow) = (&mut vals[done..done + n], &mut counts[done..done + n]);
             done += n;
-            let own = ix.unrank(r as u64, a, ix.board);
+            let own = ix.unrank(rows.map_or(r as u64, |x| x.rank(r)), a, ix.board);
             // Only canonical entries are solved (the others stay 0 and are copied in at the end): a row whose own
             // set has a smaller image has none, and only the symmetries that fix the own set can make a smaller
             // opponent set.
@@ -149,11 +157,18 @@ impl Solver<'_> {
         }
     }
 
-    /// First look at all of class (a, b), on `threads` threads.
-    pub(super) fn first_pass(&self, a: u32, b: u32, vals: &mut [u8], counts: &mut [u8], threads: usize) -> [u64; 256] {
+    /// First look at all of class (a, b) (compact with `rows`), on `threads` threads.
+    pub(super) fn first_pass(
+        &self,
+        (a, b): (u32, u32),
+        rows: Option<&Rows>,
+        vals: &mut [u8],
+        counts: &mut [u8],
+        threads: usize,
+    ) -> [u64; 256] {
         let row = self.ix.row_len(a, b) as usize;
         if threads <= 1 || vals.len() < 1 << 14 {
-            return self.first_rows(a, b, 0, vals, counts);
+            return self.first_rows((a, b), rows, 0, vals, counts);
         }
         // Small blocks handed out on demand: capture positions, which cost the most, are unevenly spread.
         let rows_per_block = (1usize << 14).div_ceil(row);
@@ -173,7 +188,7 @@ impl Solver<'_> {
                         loop {
                             let next = queue.lock().expect("no worker panics holding the lock").next();
                             let Some((row0, v, c)) = next else { break };
-                            for (x, y) in h.iter_mut().zip(self.first_rows(a, b, row0, v, c)) {
+                            for (x, y) in h.iter_mut().zip(self.first_rows((a, b), rows, row0, v, c)) {
                                 *x += y;
                             }
                         }
@@ -212,6 +227,8 @@ pub(super) struct Pair<'a> {
     pub(super) class: [(u32, u32); 2],
     /// The stored bytes of each class.
     pub(super) vals: [&'a mut [u8]; 2],
+    /// The rows of each class when it is compact (only canonical rows: see [`Rows`]), else None.
+    pub(super) rows: [Option<&'a Rows>; 2],
     /// Paika successors not yet known to win for the opponent; 0 for final entries.
     pub(super) counts: [Vec<u8>; 2],
     /// Number of final entries per stored byte.
@@ -308,7 +325,6 @@ impl Pair<'_> {
     pub(super) fn predecessors(&self, k: usize, v: u8, range: std::ops::Range<usize>, out: &mut Vec<u32>) -> u64 {
         let ix = self.ix;
         let g = ix.variant.geometry();
-        let (a, b) = self.class[k];
         let vals = &self.vals[k][..range.end];
         out.clear();
         let mut moves: Vec<(u32, u8, u8)> = Vec::with_capacity(256);
@@ -317,7 +333,7 @@ impl Pair<'_> {
         while let Some(at) = find_byte(vals, i, v) {
             i = at + 1;
             found += 1;
-            let (own, opp) = ix.unindex(a, b, at);
+            let (own, opp) = self.unindex(k, at);
             let empty = ix.board & !(own | opp);
             let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
             let opp_img = [ix.image(0, opp), ix.image(1, opp), ix.image(2, opp)];
@@ -340,7 +356,7 @@ impl Pair<'_> {
                         images[s] = (opp_img[s] ^ (1 << sq) ^ (1 << sp), own_img[s]);
                         best = best.min(images[s]);
                     }
-                    let pi = ix.index(best.0, best.1) as u32;
+                    let pi = self.index(self.other(k), best.0, best.1) as u32;
                     let mut note = |m: (u32, u8, u8)| {
                         if !symmetric || !moves.contains(&m) {
                             moves.push(m);
@@ -359,6 +375,31 @@ impl Pair<'_> {
             out.extend(moves.iter().map(|m| m.0));
         }
         found
+    }
+
+    /// The (own, opp) sets of entry `at` of class `k`.
+    #[inline]
+    fn unindex(&self, k: usize, at: usize) -> (u64, u64) {
+        let ix = self.ix;
+        let (a, b) = self.class[k];
+        let row = ix.row_len(a, b) as usize;
+        let slot = at / row;
+        let own = ix.unrank(self.rows[k].map_or(slot as u64, |r| r.rank(slot)), a, ix.board);
+        (own, ix.unrank((at % row) as u64, b, ix.board & !own))
+    }
+
+    /// The entry of the canonical position (own, opp) in class `k`.
+    #[inline]
+    fn index(&self, k: usize, own: u64, opp: u64) -> usize {
+        let ix = self.ix;
+        match self.rows[k] {
+            None => ix.index(own, opp),
+            Some(rows) => {
+                let (a, b) = self.class[k];
+                let slot = rows.slot(ix.rank(own, ix.board)).expect("a canonical position has a canonical own set");
+                slot * ix.row_len(a, b) as usize + ix.rank(opp, ix.board & !own) as usize
+            }
+        }
     }
 
     /// Applies to class `pk` the predecessors listed for entries settled at distance `d`.
