@@ -31,7 +31,9 @@ fn shared_slot(variant: Variant) -> &'static Mutex<Option<Arc<Tablebase>>> {
 }
 
 /// The tablebase of `variant` shared by the whole program: the largest cached table in `dir` (up to
-/// [`SHARED_MAX_PIECES`] pieces, see [`Tablebase::load_or_build`]) if there is one. Otherwise a [`QUICK_PIECES`]
+/// [`SHARED_MAX_PIECES`] pieces, see [`Tablebase::load_or_build`]) if there is one, joined with the compact
+/// seven-piece table when that is there too ([`Compact`](super::Compact), built by `fanorona-cli tablebase build
+/// --pieces 7`). Otherwise a [`QUICK_PIECES`]
 /// table built at once (well under a second), and, when there is a cache folder, a [`BACKGROUND_PIECES`] table
 /// built on a thread of its own, saved there, and shared from then on: a caller holding the quick table keeps it,
 /// the next call gets the larger one. Nothing waits for the background build.
@@ -48,6 +50,8 @@ fn share(shared: &'static Mutex<Option<Arc<Tablebase>>>, variant: Variant, dir: 
     if let Some(dir) = dir {
         for n in (QUICK_PIECES + 1..=SHARED_MAX_PIECES).rev() {
             if let Ok(tb) = Tablebase::load(dir.join(Tablebase::file_name(variant, n)), variant, n) {
+                #[cfg(not(target_arch = "wasm32"))]
+                let tb = super::compact::join_cached(tb, dir);
                 return slot.insert(Arc::new(tb)).clone();
             }
         }

@@ -20,13 +20,14 @@
 //! The classes (7, 0) and (0, 7) are not stored: the side without pieces has lost, so (0, 7) is a loss at once and
 //! (7, 0) a win in one turn (any move leaves the opponent without pieces or moves), as the smaller tables hold them.
 
-use super::build::{CHECKPOINT_EVERY, all_cores};
+use super::build::CHECKPOINT_EVERY;
 use super::file::{TbError, checksum, variant_code, write_whole};
-use super::index::{Indexer, Rows};
+use super::index::{Indexer, Rows, own_to_move};
 use super::probe::{Tablebase, Top};
 use super::solve::{Pair, Solver};
 use super::value::TbValue;
 use crate::geometry::Variant;
+use crate::position::Position;
 use std::cell::RefCell;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -176,6 +177,81 @@ impl Compact {
                 }
             }
             out[at % BLOCK]
+        })
+    }
+
+    /// The longest forced win of the table and a position (White to move) with it; None when no entry is won.
+    pub fn longest_win(&self) -> Option<(u32, Position)> {
+        let mut best: Option<(u8, usize, usize)> = None;
+        let mut out = vec![0u8; BLOCK];
+        for (i, class) in self.classes.iter().enumerate() {
+            for block in 0..class.blocks {
+                class.decompress(block, &mut out)?;
+                let n = (class.rows.len() * class.row_len - block * BLOCK).min(BLOCK);
+                // Wins are the even bytes (distance + 1 with an odd distance).
+                let top = out[..n].iter().copied().filter(|b| b % 2 == 0).max().unwrap_or(0);
+                if top > best.map_or(0, |b| b.0) {
+                    let at = out[..n].iter().position(|&b| b == top).expect("just found");
+                    best = Some((top, i, block * BLOCK + at));
+                }
+            }
+        }
+        let (byte, i, at) = best?;
+        let (own, opp) = self.classes[i].unindex(&self.ix, i as u32 + 1, at);
+        Some((byte as u32 - 1, own_to_move(self.ix.variant, own, opp)))
+    }
+
+    /// Checks every `stride`-th canonical entry with a capture against `six` (the six-piece table): its value must
+    /// be the best that its capture turns (every turn there captures, into six pieces or fewer) reach, as
+    /// [`Tablebase::best_turn`] finds it with the rules' own turn generator. Returns how many entries were
+    /// checked and the positions (White to move) that disagree, on `threads` threads.
+    pub fn verify_captures(&self, six: &Tablebase, stride: usize, threads: usize) -> (u64, Vec<Position>) {
+        let stride = stride.max(1);
+        let jobs: Vec<(usize, usize)> =
+            (0..self.classes.len()).flat_map(|i| (0..self.classes[i].rows.len()).map(move |slot| (i, slot))).collect();
+        let next = AtomicU64::new(0);
+        let results = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads.max(1))
+                .map(|_| {
+                    s.spawn(|| {
+                        let (mut checked, mut bad) = (0u64, Vec::new());
+                        let mut pts = [0u8; 64];
+                        loop {
+                            let j = next.fetch_add(1, Ordering::Relaxed) as usize;
+                            let Some(&(i, slot)) = jobs.get(j) else { break };
+                            let class = &self.classes[i];
+                            let (a, b) = (i as u32 + 1, COMPACT_PIECES - 1 - i as u32);
+                            let ix = &self.ix;
+                            let own = ix.unrank(class.rows.rank(slot), a, ix.board);
+                            super::index::free_points(ix.board & !own, &mut pts);
+                            let mut comb: u64 = (1u64 << b) - 1;
+                            for col in 0..class.row_len {
+                                let opp = super::index::spread(comb, &pts);
+                                comb = super::index::next_combination(comb);
+                                if !(slot * class.row_len + col).is_multiple_of(stride)
+                                    || ix.canonical(own, opp) != (own, opp)
+                                {
+                                    continue;
+                                }
+                                let pos = own_to_move(ix.variant, own, opp);
+                                if !pos.has_capture() {
+                                    continue;
+                                }
+                                checked += 1;
+                                if six.best_turn(&pos).map(|t| t.1) != self.probe(own, opp) {
+                                    bad.push(pos);
+                                }
+                            }
+                        }
+                        (checked, bad)
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().expect("verification worker panicked")).collect::<Vec<_>>()
+        });
+        results.into_iter().fold((0, Vec::new()), |(n, mut bad), (m, b)| {
+            bad.extend(b);
+            (n + m, bad)
         })
     }
 
@@ -487,6 +563,13 @@ fn open_pair(path: &Path, ix: &Indexer, a: u32, b: u32) -> Result<(Vec<(u32, Cla
 }
 
 impl Class {
+    /// The (own, opp) sets of entry `at` of this class, whose own count is `a`.
+    fn unindex(&self, ix: &Indexer, a: u32, at: usize) -> (u64, u64) {
+        let b = COMPACT_PIECES - a;
+        let own = ix.unrank(self.rows.rank(at / self.row_len), a, ix.board);
+        (own, ix.unrank((at % self.row_len) as u64, b, ix.board & !own))
+    }
+
     /// Decompresses block `block` into `out` (`BLOCK` bytes; the last block may fill less); None when it is
     /// damaged.
     fn decompress(&self, block: usize, out: &mut [u8]) -> Option<()> {
@@ -559,14 +642,37 @@ impl Tablebase {
     }
 }
 
+/// `tb` joined with the compact seven-piece table in `dir` when `tb` is of six pieces and that table is there and
+/// intact; `tb` as it is otherwise.
+pub(super) fn join_cached(mut tb: Tablebase, dir: &Path) -> Tablebase {
+    if tb.ix.max + 1 == COMPACT_PIECES
+        && let Ok(seven) = Compact::load(dir, tb.variant())
+    {
+        tb.top = Some(Arc::new(seven));
+    }
+    tb
+}
+
+/// The table of up to seven pieces of `variant` in `dir`: the six-piece table loaded or built
+/// ([`Tablebase::load_or_build_on`]), joined with the compact seven-piece table, loaded or built
+/// ([`Compact::build`]), on `threads` threads.
+pub fn load_or_build_seven(
+    dir: &Path,
+    variant: Variant,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Tablebase, TbError> {
+    let six = Tablebase::load_or_build_on(dir, variant, COMPACT_PIECES - 1, threads, &mut *progress)?;
+    let seven = match Compact::load(dir, variant) {
+        Ok(seven) => seven,
+        Err(_) => Compact::build(dir, &six, threads, progress)?,
+    };
+    six.with_seven(Arc::new(seven))
+}
+
 /// The folder and the files of the compact table of `variant` there.
 pub fn compact_files(dir: &Path, variant: Variant) -> Vec<PathBuf> {
     PAIRS.iter().map(|&(a, b)| dir.join(Compact::file_name(variant, a, b))).collect()
-}
-
-/// [`Compact::build`] on every core.
-pub fn build_compact(dir: &Path, lower: &Tablebase, progress: &mut dyn FnMut(&str)) -> Result<Compact, TbError> {
-    Compact::build(dir, lower, all_cores(), progress)
 }
 
 #[cfg(test)]

@@ -90,7 +90,7 @@ pub use cache::{
     offer_shared, shared, shared_now, shared_pieces,
 };
 #[cfg(not(target_arch = "wasm32"))]
-pub use compact::{COMPACT_PIECES, Compact, build_compact, compact_files};
+pub use compact::{COMPACT_PIECES, Compact, compact_files, load_or_build_seven};
 pub use file::TbError;
 pub use index::MAX_PIECES;
 pub use probe::{Tablebase, ValueKind, sample};
