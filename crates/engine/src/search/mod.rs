@@ -832,6 +832,9 @@ impl Searcher {
     /// from the root.
     #[inline]
     fn oracle_score(&self, pos: &Position, tply: i32) -> Option<i32> {
+        if (pos.pieces(Side::White) | pos.pieces(Side::Black)).count_ones() > self.params.tb_pieces {
+            return None;
+        }
         // The oracle counts from the position itself, as the table does.
         match self.oracle.as_ref()?.score(pos)? {
             0 if self.params.tb_contempt => Some(self.draw_score(pos)),

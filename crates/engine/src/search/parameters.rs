@@ -200,6 +200,9 @@ pub struct SearchParams {
     /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
     /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
     pub tb_contempt: bool,
+    /// Option `tb-pieces=N`: the oracle is asked only about positions of at most N pieces (the compact seven-piece
+    /// table costs more a probe than the smaller ones; this measures what it brings).
+    pub tb_pieces: u32,
     /// Option `se=N` (0: off): singular extensions. At a turn start of depth ≥ [`SearchParams::se_depth`] whose
     /// table step holds a lower bound from nearly as deep, the other first steps are searched at half the depth
     /// against the table's score less N hundredths of a piece per turn of depth; if none comes near it, the
@@ -288,6 +291,7 @@ impl Default for SearchParams {
             relay_order: 0,
             swindle: 0,
             tb_contempt: false,
+            tb_pieces: crate::tablebase::MAX_PIECES,
             singular: 0,
             se_depth: SE_DEPTH,
             se_neg: false,
@@ -418,6 +422,7 @@ impl SearchParams {
                 "relay-order" => self.relay_order = number()?.clamp(0, 2),
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
+                "tb-pieces" => self.tb_pieces = number()?.max(0) as u32,
                 "net" => self.net = flag()?.then(|| crate::eval_net::Net::builtin().clone()),
                 "netfile" => {
                     let path = value.ok_or("option \"netfile\" needs a file (netfile=PATH)")?;

@@ -244,9 +244,10 @@ impl Pair<'_> {
     /// Successor-counting retrograde analysis, distance by distance, over the canonical entries.
     ///
     /// Each round, `threads` threads scan a stretch of a class for the entries settled at the current distance and
-    /// list their predecessors' indices (reading only), then one thread applies the list, prefetching ahead, as
-    /// the random accesses to the predecessors are most of what is left of the cost. Applying in any order gives
-    /// the same table: the entries touched at distance `d` are only ever set to distance `d + 1`.
+    /// list their predecessors' indices (reading only), each list split by where in the other class they fall;
+    /// then `threads` threads apply them, each to its own part of the other class, prefetching ahead, as the
+    /// random accesses to the predecessors are most of what is left of the cost. Applying in any order gives the
+    /// same table: the entries touched at distance `d` are only ever set to distance `d + 1`.
     ///
     /// Starts at distance `from` (a resumed build: the rounds before are done) and calls `after_round` with the
     /// distance of each finished round; stops, returning false, when it answers false.
@@ -258,7 +259,9 @@ impl Pair<'_> {
     ) -> bool {
         /// Entries of a class each thread scans per round: its list of predecessors stays a few megabytes.
         const STRETCH: usize = 1 << 19;
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); threads.max(1)];
+        let threads = threads.max(1);
+        // lists[t][j]: the predecessors producer t found in part j of the other class.
+        let mut lists: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); threads]; threads];
         // Up to MAX_DISTANCE included: an entry at the last distance must still be looked at, so that a predecessor
         // that would need a longer one fails loudly instead of passing for a draw.
         for d in from..=MAX_DISTANCE {
@@ -276,7 +279,7 @@ impl Pair<'_> {
                         .collect();
                     start = ranges.last().expect("at least one thread").end;
                     let found: u64 = if lists.len() == 1 {
-                        this.predecessors(k, v, ranges[0].clone(), &mut lists[0])
+                        this.predecessors(k, v, ranges[0].clone(), &mut lists[0][..])
                     } else {
                         std::thread::scope(|s| {
                             let (first, rest) = lists.split_first_mut().expect("at least one thread");
@@ -293,9 +296,7 @@ impl Pair<'_> {
                         })
                     };
                     left -= found;
-                    for list in &lists {
-                        self.settle(pk, d, list);
-                    }
+                    self.settle_parts(pk, d, &lists);
                 }
             }
             if d < MAX_DISTANCE && !after_round(self, d) {
@@ -306,11 +307,17 @@ impl Pair<'_> {
     }
 
     /// The number of entries holding each byte, as the first pass and [`Pair::settle`] keep it (every nonzero
-    /// byte is a final entry): what a resumed build needs again.
+    /// byte is a final entry): what a resumed build needs again. Also clears the counts of final entries, which
+    /// a build saved by an earlier version may have left (see [`Pair::settle`]).
     pub(super) fn recount(&mut self) {
         self.hist = [0; 256];
-        for &byte in self.vals.iter().flat_map(|v| v.iter()) {
-            self.hist[byte as usize] += 1;
+        for (vals, counts) in self.vals.iter().zip(self.counts.iter_mut()) {
+            for (&byte, count) in vals.iter().zip(counts.iter_mut()) {
+                self.hist[byte as usize] += 1;
+                if byte != 0 {
+                    *count = 0;
+                }
+            }
         }
     }
 
@@ -322,11 +329,15 @@ impl Pair<'_> {
     /// every symmetry that does so (more than one when the predecessor is symmetric), carrying the move along;
     /// the distinct (predecessor, move) pairs are the moves into the class. Repeats can only come from a
     /// symmetric entry, so only those are checked for them.
-    pub(super) fn predecessors(&self, k: usize, v: u8, range: std::ops::Range<usize>, out: &mut Vec<u32>) -> u64 {
+    ///
+    /// `out` holds one list per part of the other class (its entries cut into `out.len()` equal stretches): each
+    /// predecessor goes to the list of its part.
+    pub(super) fn predecessors(&self, k: usize, v: u8, range: std::ops::Range<usize>, out: &mut [Vec<u32>]) -> u64 {
         let ix = self.ix;
         let g = ix.variant.geometry();
         let vals = &self.vals[k][..range.end];
-        out.clear();
+        let part = self.vals[self.other(k)].len().div_ceil(out.len()).max(1);
+        out.iter_mut().for_each(Vec::clear);
         let mut moves: Vec<(u32, u8, u8)> = Vec::with_capacity(256);
         let mut found = 0;
         let mut i = range.start;
@@ -372,7 +383,9 @@ impl Pair<'_> {
                     }
                 }
             }
-            out.extend(moves.iter().map(|m| m.0));
+            for m in &moves {
+                out[m.0 as usize / part].push(m.0);
+            }
         }
         found
     }
@@ -404,34 +417,34 @@ impl Pair<'_> {
 
     /// Applies to class `pk` the predecessors listed for entries settled at distance `d`.
     pub(super) fn settle(&mut self, pk: usize, d: u32, list: &[u32]) {
-        /// How far ahead in the list entries are prefetched.
-        const AHEAD: usize = 32;
-        let vals = &mut *self.vals[pk];
-        let counts = &mut self.counts[pk];
-        for (j, &pi) in list.iter().enumerate() {
-            if let Some(&next) = list.get(j + AHEAD) {
-                prefetch(vals, next as usize);
-                prefetch(counts, next as usize);
+        let settled = settle_part(&mut *self.vals[pk], &mut self.counts[pk], 0, d, std::iter::once(list));
+        self.hist[d as usize + 2] += settled;
+    }
+
+    /// Applies to class `pk` the predecessors that [`Pair::predecessors`] listed, by part (`lists[t][j]`: those of
+    /// producer t in part j), each part on a thread of its own.
+    fn settle_parts(&mut self, pk: usize, d: u32, lists: &[Vec<Vec<u32>>]) {
+        let parts = lists[0].len();
+        if parts == 1 {
+            for list in lists {
+                self.settle(pk, d, &list[0]);
             }
-            let pi = pi as usize;
-            // Count 0: final already, a capture position (paika was not legal there), or not canonical.
-            if vals[pi] != 0 || counts[pi] == 0 {
-                continue;
-            }
-            assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
-            if d.is_multiple_of(2) {
-                // This entry is lost: moving into it wins.
-                vals[pi] = TbValue::Win(d + 1).encode();
-                self.hist[d as usize + 2] += 1;
-            } else {
-                counts[pi] -= 1;
-                if counts[pi] == 0 {
-                    // Every turn leads to a win for the opponent, this one (processed last) the longest.
-                    vals[pi] = TbValue::Loss(d + 1).encode();
-                    self.hist[d as usize + 2] += 1;
-                }
-            }
+            return;
         }
+        let part = self.vals[pk].len().div_ceil(parts).max(1);
+        let (vals, counts) = (&mut *self.vals[pk], &mut self.counts[pk][..]);
+        let settled: u64 = std::thread::scope(|s| {
+            let workers: Vec<_> = vals
+                .chunks_mut(part)
+                .zip(counts.chunks_mut(part))
+                .enumerate()
+                .map(|(j, (v, c))| {
+                    s.spawn(move || settle_part(v, c, j * part, d, lists.iter().map(move |l| l[j].as_slice())))
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().expect("tablebase worker panicked")).sum()
+        });
+        self.hist[d as usize + 2] += settled;
     }
 
     /// Copies the value of each canonical entry to the other entries of its symmetry class.
@@ -476,6 +489,50 @@ impl Pair<'_> {
             }
         }
     }
+}
+
+/// Applies predecessors listed for entries settled at distance `d` to the entries `base..` of a class (`vals` and
+/// `counts` are that stretch); returns how many became final.
+///
+/// An entry's count is 0 exactly when it is final (or not canonical), so that most predecessors, already final,
+/// cost one random access to the counts and none to the values.
+fn settle_part<'l>(
+    vals: &mut [u8],
+    counts: &mut [u8],
+    base: usize,
+    d: u32,
+    lists: impl Iterator<Item = &'l [u32]>,
+) -> u64 {
+    /// How far ahead in the list entries are prefetched.
+    const AHEAD: usize = 32;
+    let mut settled = 0;
+    for list in lists {
+        for (j, &pi) in list.iter().enumerate() {
+            if let Some(&next) = list.get(j + AHEAD) {
+                prefetch(counts, next as usize - base);
+            }
+            let pi = pi as usize - base;
+            // Count 0: final already, a capture position (paika was not legal there), or not canonical.
+            if counts[pi] == 0 {
+                continue;
+            }
+            assert!(d < MAX_DISTANCE, "tablebase distance {} does not fit in a byte", d + 1);
+            if d.is_multiple_of(2) {
+                // This entry is lost: moving into it wins.
+                vals[pi] = TbValue::Win(d + 1).encode();
+                counts[pi] = 0;
+                settled += 1;
+            } else {
+                counts[pi] -= 1;
+                if counts[pi] == 0 {
+                    // Every turn leads to a win for the opponent, this one (processed last) the longest.
+                    vals[pi] = TbValue::Loss(d + 1).encode();
+                    settled += 1;
+                }
+            }
+        }
+    }
+    settled
 }
 
 /// Starts loading `s[i]` into the cache (a hint: no effect on the result).
