@@ -3,7 +3,7 @@
 //! and the retrograde analysis of the pair in progress.
 
 use super::file::{
-    HEADER_LEN, PARTIAL_HEADER_LEN, PARTIAL_MAGIC, TbError, pair_header, read_part, write_part, write_whole,
+    HEADER_LEN, PARTIAL_HEADER_LEN, PARTIAL_MAGIC, TbError, pair_header, read_part, write_part, write_whole_synced,
 };
 use super::index::{Indexer, MAX_PIECES};
 use super::probe::{Entries, Tablebase};
@@ -371,7 +371,7 @@ impl Pair<'_> {
         next: u32,
     ) -> Result<(), TbError> {
         let header = self.partial_header(variant, max_pieces, next);
-        write_whole(path, &[&header, self.vals[0], self.vals[1], &self.counts[0], &self.counts[1]])
+        write_whole_synced(path, &[&header, self.vals[0], self.vals[1], &self.counts[0], &self.counts[1]], false)
     }
 
     /// Takes up the analysis [`Pair::write_partial`] saved for exactly this table and pair: the distance of the

@@ -719,6 +719,19 @@ mod tests {
             assert_eq!(joined.best_turn(&pos).map(|t| t.1), full.best_turn(&pos).map(|t| t.1), "{pos}");
         }
         assert!(log.iter().any(|l| l.contains("4v3 and 3v4: ")), "{log:?}");
+        // The search reads the seven-piece values: one turn deep from a lost position of seven pieces, whose turns
+        // lead to seven pieces (paika) or fewer (captures), it scores it as the table's best turn does.
+        let joined = Arc::new(joined);
+        let mut searcher = crate::search::Searcher::new(1);
+        searcher.set_oracle(Some(joined.clone()));
+        let mut checked = 0;
+        for pos in super::super::sample(&full, 4, 3, super::super::ValueKind::Loss, 20, 2) {
+            let Some((_, want)) = joined.best_turn(&pos) else { continue };
+            let r = searcher.search(&pos, &[], crate::search::Limits::depth(1), |_| {});
+            assert_eq!(r.value(), crate::score::Score::from(want), "{pos}");
+            checked += 1;
+        }
+        assert!(checked >= 10);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -298,13 +298,23 @@ pub(super) fn write_part(
 /// (`<stem>.tmp<pid>`, which [`remove_stale_temporaries`] clears after a crash), so that the file is whole or
 /// absent, never half written.
 pub(super) fn write_whole(path: &Path, pieces: &[&[u8]]) -> Result<(), TbError> {
+    write_whole_synced(path, pieces, true)
+}
+
+/// [`write_whole`], waiting for the disk (`sync`) or not: a checkpoint of work in progress, whose checksum a
+/// resumed build checks, does not wait the seconds that a gigabyte takes to reach the disk (both cores idle the
+/// while); a machine that crashes meanwhile only loses the checkpoint.
+pub(super) fn write_whole_synced(path: &Path, pieces: &[&[u8]], sync: bool) -> Result<(), TbError> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let written = (|| {
         let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
         for piece in pieces {
             f.write_all(piece)?;
         }
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let f = f.into_inner().map_err(|e| e.into_error())?;
+        if sync {
+            f.sync_all()?;
+        }
         fs::rename(&tmp, path)
     })();
     if written.is_err() {

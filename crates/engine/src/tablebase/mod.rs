@@ -43,6 +43,15 @@
 //! `0` is a draw and `d + 1` a distance `d` (its parity says win or loss), so distances up to 254 fit. The file
 //! stores every entry (the symmetry only saves building time), so a probe is one index computation.
 //!
+//! # Seven pieces
+//!
+//! The 1-byte layout of seven pieces would take 6.0 GB (5.8 billion entries) and about 7 GB of memory to build.
+//! The compact table ([`Compact`]) keeps only the rows of each class whose own set is the least of its images
+//! (a quarter of them), one byte per entry, in blocks of 8,192 entries compressed with zstd, so that the
+//! capture positions, draws and distances all stay exact; a probe maps the position to its canonical image,
+//! finds the row, and reads one block, which a per-thread cache of 256 blocks keeps. The build solves one pair
+//! of classes at a time on those rows alone, so a pair needs two bytes per canonical entry (1.6 GB for 4 v 3).
+//!
 //! # Use
 //!
 //! - [`Tablebase::build`]`(variant, max_pieces, progress)`, or [`Tablebase::load_or_build`] with a cache folder,
@@ -72,7 +81,11 @@
 //! - `solve`: the first pass and the retrograde analysis of a pair of classes.
 //! - `build`: [`Tablebase::build`], and [`Tablebase::load_or_build`] with the files that let a build resume.
 //! - `sliced`: [`SlicedBuild`].
-//! - `cache`: the tables [`shared`] by the whole program and their [`default_dir`].
+//! - `compact` (not in a browser): the seven-piece table in compact form ([`Compact`]: canonical rows only, zstd
+//!   blocks, one file per pair of classes, probed from the mapped files), its resumable build from the six-piece
+//!   table, and [`Tablebase::with_seven`], which joins it to a six-piece table.
+//! - `cache`: the tables [`shared`] by the whole program (joined with the seven-piece table when it is cached) and
+//!   their [`default_dir`].
 
 mod build;
 mod cache;

@@ -218,6 +218,7 @@ impl SlicedBuild {
                 let mut end = at;
                 if left > 0 && at < n {
                     end = (at + SLICE_ENTRIES).min(n);
+                    self.list.clear();
                     found = pair.predecessors(k, (d + 1) as u8, at..end, std::slice::from_mut(&mut self.list));
                     pair.settle(pair.other(k), d, &self.list);
                 }

@@ -257,8 +257,11 @@ impl Pair<'_> {
         from: u32,
         after_round: &mut dyn FnMut(&Pair, u32) -> bool,
     ) -> bool {
-        /// Entries of a class each thread scans per round: its list of predecessors stays a few megabytes.
+        /// Entries of a class each thread scans per batch: its list of predecessors stays a few megabytes.
         const STRETCH: usize = 1 << 19;
+        /// Entries a thread takes at a time within a batch: the entries settled at a distance are unevenly spread,
+        /// and fixed halves left one core idle for a quarter of the time.
+        const CHUNK: usize = 1 << 14;
         let threads = threads.max(1);
         // lists[t][j]: the predecessors producer t found in part j of the other class.
         let mut lists: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); threads]; threads];
@@ -274,21 +277,27 @@ impl Pair<'_> {
                 let mut start = 0;
                 while left > 0 && start < n {
                     let this = &*self;
-                    let ranges: Vec<_> = (0..lists.len())
-                        .map(|t| (start + t * STRETCH).min(n)..(start + (t + 1) * STRETCH).min(n))
-                        .collect();
-                    start = ranges.last().expect("at least one thread").end;
+                    let end = (start + STRETCH * threads).min(n);
+                    let next = std::sync::atomic::AtomicUsize::new(start);
+                    let work = |out: &mut [Vec<u32>]| {
+                        out.iter_mut().for_each(Vec::clear);
+                        let mut found = 0;
+                        loop {
+                            let from = next.fetch_add(CHUNK, std::sync::atomic::Ordering::Relaxed);
+                            if from >= end {
+                                return found;
+                            }
+                            found += this.predecessors(k, v, from..(from + CHUNK).min(end), out);
+                        }
+                    };
+                    start = end;
                     let found: u64 = if lists.len() == 1 {
-                        this.predecessors(k, v, ranges[0].clone(), &mut lists[0][..])
+                        work(&mut lists[0])
                     } else {
                         std::thread::scope(|s| {
                             let (first, rest) = lists.split_first_mut().expect("at least one thread");
-                            let workers: Vec<_> = rest
-                                .iter_mut()
-                                .zip(&ranges[1..])
-                                .map(|(list, r)| s.spawn(move || this.predecessors(k, v, r.clone(), list)))
-                                .collect();
-                            let mine = this.predecessors(k, v, ranges[0].clone(), first);
+                            let workers: Vec<_> = rest.iter_mut().map(|list| s.spawn(|| work(list))).collect();
+                            let mine = work(first);
                             mine + workers
                                 .into_iter()
                                 .map(|w| w.join().expect("tablebase worker panicked"))
@@ -331,26 +340,38 @@ impl Pair<'_> {
     /// symmetric entry, so only those are checked for them.
     ///
     /// `out` holds one list per part of the other class (its entries cut into `out.len()` equal stretches): each
-    /// predecessor goes to the list of its part.
+    /// predecessor is added to the list of its part.
     pub(super) fn predecessors(&self, k: usize, v: u8, range: std::ops::Range<usize>, out: &mut [Vec<u32>]) -> u64 {
         let ix = self.ix;
         let g = ix.variant.geometry();
         let vals = &self.vals[k][..range.end];
         let part = self.vals[self.other(k)].len().div_ceil(out.len()).max(1);
-        out.iter_mut().for_each(Vec::clear);
         let mut moves: Vec<(u32, u8, u8)> = Vec::with_capacity(256);
+        let mut candidates: Vec<Candidate> = Vec::with_capacity(64);
+        let pk = self.other(k);
         let mut found = 0;
         let mut i = range.start;
+        let (a, b) = self.class[k];
+        let row = ix.row_len(a, b) as usize;
+        // The own set of the row last seen: entries are found in order, many to a row.
+        let mut row_own = (usize::MAX, 0u64);
         while let Some(at) = find_byte(vals, i, v) {
             i = at + 1;
             found += 1;
-            let (own, opp) = self.unindex(k, at);
+            if row_own.0 != at / row {
+                row_own = (at / row, self.unindex(k, at).0);
+            }
+            let own = row_own.1;
+            let opp = ix.unrank((at % row) as u64, b, ix.board & !own);
             let empty = ix.board & !(own | opp);
             let own_img = [ix.image(0, own), ix.image(1, own), ix.image(2, own)];
             let opp_img = [ix.image(0, opp), ix.image(1, opp), ix.image(2, opp)];
             let symmetric = (0..3).any(|s| (own_img[s], opp_img[s]) == (own, opp));
             moves.clear();
-            // Predecessors: the opponent had just moved a piece from an empty point to where it stands.
+            candidates.clear();
+            // Predecessors: the opponent had just moved a piece from an empty point to where it stands. Their
+            // canonical forms first, asking for each one's row early: in a class with many own sets the row
+            // table is tens of megabytes, and waiting on one lookup at a time was a quarter of the work.
             let mut moved = opp;
             while moved != 0 {
                 let q = moved.trailing_zeros() as usize;
@@ -367,19 +388,32 @@ impl Pair<'_> {
                         images[s] = (opp_img[s] ^ (1 << sq) ^ (1 << sp), own_img[s]);
                         best = best.min(images[s]);
                     }
-                    let pi = self.index(self.other(k), best.0, best.1) as u32;
-                    let mut note = |m: (u32, u8, u8)| {
-                        if !symmetric || !moves.contains(&m) {
-                            moves.push(m);
-                        }
-                    };
-                    if best == (before, own) {
-                        note((pi, p as u8, q as u8));
+                    // Which of identity and the three symmetries map this predecessor to its canonical form.
+                    let mut mapping = (best == (before, own)) as u8;
+                    for (s, image) in images.iter().enumerate() {
+                        mapping |= ((*image == best) as u8) << (s + 1);
                     }
-                    for (image, sym) in images.iter().zip(&ix.sym) {
-                        if *image == best {
-                            note((pi, sym[p], sym[q]));
-                        }
+                    let rank = ix.rank(best.0, ix.board);
+                    if let Some(rows) = self.rows[pk] {
+                        rows.prefetch(rank);
+                    }
+                    candidates.push(Candidate { own: best.0, opp: best.1, rank, from: p as u8, to: q as u8, mapping });
+                }
+            }
+            for c in &candidates {
+                let pi = self.index_ranked(pk, c.own, c.opp, c.rank) as u32;
+                let mut note = |m: (u32, u8, u8)| {
+                    if !symmetric || !moves.contains(&m) {
+                        moves.push(m);
+                    }
+                };
+                let (p, q) = (c.from as usize, c.to as usize);
+                if c.mapping & 1 != 0 {
+                    note((pi, c.from, c.to));
+                }
+                for (s, sym) in ix.sym.iter().enumerate() {
+                    if c.mapping >> (s + 1) & 1 != 0 {
+                        note((pi, sym[p], sym[q]));
                     }
                 }
             }
@@ -401,15 +435,15 @@ impl Pair<'_> {
         (own, ix.unrank((at % row) as u64, b, ix.board & !own))
     }
 
-    /// The entry of the canonical position (own, opp) in class `k`.
+    /// The entry of the canonical position (own, opp) in class `k`, whose own set has colex rank `rank`.
     #[inline]
-    fn index(&self, k: usize, own: u64, opp: u64) -> usize {
+    fn index_ranked(&self, k: usize, own: u64, opp: u64, rank: u64) -> usize {
         let ix = self.ix;
         match self.rows[k] {
             None => ix.index(own, opp),
             Some(rows) => {
                 let (a, b) = self.class[k];
-                let slot = rows.slot(ix.rank(own, ix.board)).expect("a canonical position has a canonical own set");
+                let slot = rows.slot(rank).expect("a canonical position has a canonical own set");
                 slot * ix.row_len(a, b) as usize + ix.rank(opp, ix.board & !own) as usize
             }
         }
@@ -489,6 +523,18 @@ impl Pair<'_> {
             }
         }
     }
+}
+
+/// A predecessor found by [`Pair::predecessors`], before its entry is looked up: its canonical form, the colex
+/// rank of that form's own set, the move (from, to) as seen in the entry, and which of identity and the three
+/// symmetries (bits 0 to 3) map the predecessor to its canonical form.
+struct Candidate {
+    own: u64,
+    opp: u64,
+    rank: u64,
+    from: u8,
+    to: u8,
+    mapping: u8,
 }
 
 /// Applies predecessors listed for entries settled at distance `d` to the entries `base..` of a class (`vals` and
