@@ -286,7 +286,7 @@ impl PairJob<'_> {
             if !pair.retrograde(self.threads, resumed_at.unwrap_or(0), &mut after_round) {
                 return None;
             }
-            pair.fill();
+            pair.fill_on(self.threads);
             if let (Some(path), Some(partial), Some(r)) = (&part, &partial, self.resume) {
                 let saved = if group_started.elapsed() >= r.keep_from || resumed_at.is_some() {
                     write_part(path, self.variant, self.max_pieces, a, b, first, second)

@@ -481,20 +481,49 @@ impl Pair<'_> {
         self.hist[d as usize + 2] += settled;
     }
 
-    /// Copies the value of each canonical entry to the other entries of its symmetry class.
-    pub(super) fn fill(&mut self) {
+    /// Copies the value of each canonical entry to the other entries `range` of class `k` of its symmetry class
+    /// (the canonical entries of the class are all final).
+    pub(super) fn fill_span(&mut self, k: usize, range: std::ops::Range<usize>) {
+        let filled = self.filled(k, range.clone());
+        self.vals[k][range].copy_from_slice(&filled);
+    }
+
+    /// Copies the value of each canonical entry to the other entries of its symmetry class, on `threads` threads:
+    /// stretches of a class are filled at once, each into a copy (the canonical entries they read stay as they
+    /// are), then copied back.
+    pub(super) fn fill_on(&mut self, threads: usize) {
+        /// Entries filled at once: the copies take this many bytes.
+        const BATCH: usize = 1 << 24;
         let classes = if self.class[0] == self.class[1] { 1 } else { 2 };
+        let threads = threads.max(1);
         for k in 0..classes {
             let n = self.vals[k].len();
-            self.fill_span(k, 0..n);
+            let mut start = 0;
+            while start < n {
+                let end = (start + BATCH).min(n);
+                let per = (end - start).div_ceil(threads);
+                let this = &*self;
+                let filled: Vec<(usize, Vec<u8>)> = std::thread::scope(|s| {
+                    let workers: Vec<_> = (0..threads)
+                        .map(|t| (start + t * per).min(end)..(start + (t + 1) * per).min(end))
+                        .map(|r| s.spawn(move || (r.start, this.filled(k, r))))
+                        .collect();
+                    workers.into_iter().map(|w| w.join().expect("tablebase worker panicked")).collect()
+                });
+                for (at, v) in filled {
+                    self.vals[k][at..at + v.len()].copy_from_slice(&v);
+                }
+                start = end;
+            }
         }
     }
 
-    /// [`Pair::fill`] for the entries `range` of class `k` (the canonical entries of the class are all final).
-    pub(super) fn fill_span(&mut self, k: usize, range: std::ops::Range<usize>) {
+    /// The entries `range` of class `k` with each non-canonical one given its canonical image's value.
+    fn filled(&self, k: usize, range: std::ops::Range<usize>) -> Vec<u8> {
         let ix = self.ix;
         let (a, b) = self.class[k];
-        let vals = &mut *self.vals[k];
+        let vals = &*self.vals[k];
+        let mut out = vals[range.clone()].to_vec();
         let row = ix.row_len(a, b) as usize;
         let mut pts = [0u8; 64];
         let mut at = range.start;
@@ -518,10 +547,11 @@ impl Pair<'_> {
                 }
                 let (co, cp) = ix.canonical(own, opp);
                 if (co, cp) != (own, opp) {
-                    vals[at] = vals[ix.index(co, cp)];
+                    out[at - range.start] = vals[ix.index(co, cp)];
                 }
             }
         }
+        out
     }
 }
 
