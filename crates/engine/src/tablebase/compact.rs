@@ -335,8 +335,8 @@ fn build_pair(
         pair.vals.iter_mut().for_each(|v| v.fill(0));
         pair.counts.iter_mut().for_each(|c| c.fill(0));
         let solver = Solver { ix, lower: &lower.data[..] };
-        for k in 0..2 {
-            let h = solver.first_pass(pair.class[k], Some(&rows[k]), pair.vals[k], &mut pair.counts[k], threads);
+        for (k, rows) in rows.iter().enumerate() {
+            let h = solver.first_pass(pair.class[k], Some(rows), pair.vals[k], &mut pair.counts[k], threads);
             for (x, y) in pair.hist.iter_mut().zip(h) {
                 *x += y;
             }

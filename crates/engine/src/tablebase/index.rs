@@ -204,6 +204,8 @@ pub(super) struct Rows {
 
 impl Rows {
     /// The canonical own sets of `own` pieces on `ix`'s board.
+    // Only the compact table makes rows, and it is not in a browser.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(super) fn canonical(ix: &Indexer, own: u32) -> Rows {
         let mut pts = [0u8; 64];
         let n = free_points(ix.board, &mut pts);
@@ -222,8 +224,9 @@ impl Rows {
         Rows::from_ranks(ranks, count).expect("ranks found in increasing order")
     }
 
-    /// Rows taken as they are (read from a file) among `count` own sets; None unless strictly increasing and
+    /// The rows of the own sets of colex ranks `ranks` among `count` own sets; None unless the ranks rise and stay
     /// below `count`.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     fn from_ranks(ranks: Vec<u32>, count: u64) -> Option<Rows> {
         if !ranks.windows(2).all(|w| w[0] < w[1]) || ranks.last().is_some_and(|&r| r as u64 >= count) {
             return None;
@@ -241,6 +244,7 @@ impl Rows {
     }
 
     /// Number of rows.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(super) fn len(&self) -> usize {
         self.ranks.len()
     }
