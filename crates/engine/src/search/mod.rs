@@ -832,7 +832,13 @@ impl Searcher {
     /// from the root.
     #[inline]
     fn oracle_score(&self, pos: &Position, tply: i32) -> Option<i32> {
-        if (pos.pieces(Side::White) | pos.pieces(Side::Black)).count_ones() > self.params.tb_pieces {
+        self.oracle_score_upto(pos, tply, self.params.tb_pieces)
+    }
+
+    /// [`Searcher::oracle_score`] for positions of at most `pieces` pieces.
+    #[inline]
+    fn oracle_score_upto(&self, pos: &Position, tply: i32, pieces: u32) -> Option<i32> {
+        if (pos.pieces(Side::White) | pos.pieces(Side::Black)).count_ones() > pieces {
             return None;
         }
         // The oracle counts from the position itself, as the table does.
@@ -1534,7 +1540,7 @@ impl Searcher {
             if pos.count(pos.side_to_move()) == 0 {
                 return -WIN + tply;
             }
-            if let Some(s) = self.oracle_score(pos, tply) {
+            if let Some(s) = self.oracle_score_upto(pos, tply, self.params.tb_qs_pieces.min(self.params.tb_pieces)) {
                 return s;
             }
             if !pos.has_capture() {

@@ -28,6 +28,8 @@ pub(super) const CORR_RATE: i32 = 32;
 pub(super) const CORR_MAX_WEIGHT: i32 = 16;
 /// The least depth of a search whose score correction history learns from ([`SearchParams::corr_depth`]).
 pub(super) const CORR_DEPTH: i32 = 1;
+/// The most pieces of a position the quiescence search asks the oracle about (option `tb-qs-pieces`).
+pub(super) const TB_QS_PIECES: u32 = 6;
 /// The most threads a search uses ([`super::Searcher::threads`]).
 pub const MAX_THREADS: usize = 64;
 
@@ -203,6 +205,9 @@ pub struct SearchParams {
     /// Option `tb-pieces=N`: the oracle is asked only about positions of at most N pieces (the compact seven-piece
     /// table costs more a probe than the smaller ones; this measures what it brings).
     pub tb_pieces: u32,
+    /// Option `tb-qs-pieces=N`: the same limit in the quiescence search, whose nodes are most of a search's and
+    /// where a probe of the compact seven-piece table costs more than the evaluation it replaces.
+    pub tb_qs_pieces: u32,
     /// Option `se=N` (0: off): singular extensions. At a turn start of depth ≥ [`SearchParams::se_depth`] whose
     /// table step holds a lower bound from nearly as deep, the other first steps are searched at half the depth
     /// against the table's score less N hundredths of a piece per turn of depth; if none comes near it, the
@@ -292,6 +297,7 @@ impl Default for SearchParams {
             swindle: 0,
             tb_contempt: false,
             tb_pieces: crate::tablebase::MAX_PIECES,
+            tb_qs_pieces: TB_QS_PIECES,
             singular: 0,
             se_depth: SE_DEPTH,
             se_neg: false,
@@ -423,6 +429,7 @@ impl SearchParams {
                 "swindle" => self.swindle = number()?.clamp(0, 100),
                 "tb-contempt" => self.tb_contempt = flag()?,
                 "tb-pieces" => self.tb_pieces = number()?.max(0) as u32,
+                "tb-qs-pieces" => self.tb_qs_pieces = number()?.max(0) as u32,
                 "net" => self.net = flag()?.then(|| crate::eval_net::Net::builtin().clone()),
                 "netfile" => {
                     let path = value.ok_or("option \"netfile\" needs a file (netfile=PATH)")?;

@@ -44,7 +44,7 @@ const PAIRS: [(u32, u32); 3] = [(4, 3), (5, 2), (6, 1)];
 
 /// Entries per compressed block: a probe decompresses one block (a few microseconds) when its thread's cache does
 /// not hold it.
-const BLOCK: usize = 1 << 13;
+const BLOCK: usize = 1 << 10;
 
 /// The zstd level of the blocks.
 const LEVEL: i32 = 3;
@@ -587,8 +587,8 @@ impl Class {
     }
 }
 
-/// Decompressed blocks kept per thread: 256 of 8 KiB, two megabytes.
-const CACHE_SLOTS: usize = 256;
+/// Decompressed blocks kept per thread: 1,024 of 1 KiB, a megabyte.
+const CACHE_SLOTS: usize = 1024;
 
 /// A thread's cache of decompressed blocks, direct-mapped by the block's tag (table, class, block).
 struct BlockCache {
@@ -604,7 +604,7 @@ impl BlockCache {
             self.tags = vec![0; CACHE_SLOTS];
             self.blocks = vec![0; CACHE_SLOTS * BLOCK];
         }
-        let slot = (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % CACHE_SLOTS;
+        let slot = (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize;
         let out = &mut self.blocks[slot * BLOCK..(slot + 1) * BLOCK];
         if self.tags[slot] != tag {
             self.tags[slot] = 0;

@@ -47,9 +47,9 @@
 //!
 //! The 1-byte layout of seven pieces would take 6.0 GB (5.8 billion entries) and about 7 GB of memory to build.
 //! The compact table ([`Compact`]) keeps only the rows of each class whose own set is the least of its images
-//! (a quarter of them), one byte per entry, in blocks of 8,192 entries compressed with zstd, so that the
+//! (a quarter of them), one byte per entry, in blocks of 1,024 entries compressed with zstd, so that the
 //! capture positions, draws and distances all stay exact; a probe maps the position to its canonical image,
-//! finds the row, and reads one block, which a per-thread cache of 256 blocks keeps. The build solves one pair
+//! finds the row, and reads one block, which a per-thread cache of 1,024 blocks keeps. The build solves one pair
 //! of classes at a time on those rows alone, so a pair needs two bytes per canonical entry (1.6 GB for 4 v 3).
 //!
 //! # Use
