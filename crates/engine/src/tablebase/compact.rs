@@ -21,7 +21,7 @@
 //! (7, 0) a win in one turn (any move leaves the opponent without pieces or moves), as the smaller tables hold them.
 
 use super::build::CHECKPOINT_EVERY;
-use super::file::{TbError, checksum, variant_code, write_whole};
+use super::file::{TbError, checksum, header_of, variant_code, write_whole};
 use super::index::{Indexer, Rows, own_to_move};
 use super::probe::{Tablebase, Top};
 use super::solve::{Pair, Solver};
@@ -470,16 +470,9 @@ fn directory_sum(parts: [&[u8]; 4]) -> u64 {
 /// Writes a pair file whole (see [`write_whole`]).
 fn write_pair(path: &Path, variant: Variant, a: u32, b: u32, sections: &[[Vec<u8>; 3]; 2]) -> Result<(), TbError> {
     let mut h = [0u8; HEADER_LEN];
-    h[0..8].copy_from_slice(&MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12] = variant_code(variant);
-    h[13] = COMPACT_PIECES as u8;
-    h[14] = a as u8;
-    h[15] = b as u8;
     let len: usize = sections.iter().flatten().map(Vec::len).sum();
-    h[16..24].copy_from_slice(&(len as u64).to_le_bytes());
     let sum = directory_sum([&sections[0][0], &sections[0][1], &sections[1][0], &sections[1][1]]);
-    h[24..32].copy_from_slice(&sum.to_le_bytes());
+    h[..32].copy_from_slice(&header_of(MAGIC, VERSION, variant, COMPACT_PIECES, (a, b), len as u64, sum));
     let mut pieces: Vec<&[u8]> = vec![&h];
     pieces.extend(sections.iter().flatten().map(Vec::as_slice));
     write_whole(path, &pieces)

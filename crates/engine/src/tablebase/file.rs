@@ -268,15 +268,30 @@ pub(super) fn pair_header(
     b: u32,
     parts: &[&[u8]],
 ) -> [u8; HEADER_LEN] {
+    let len = parts.iter().map(|p| p.len()).sum::<usize>() as u64;
+    let sum = parts.iter().enumerate().fold(0u64, |x, (i, p)| x ^ checksum(p).rotate_left(i as u32));
+    header_of(magic, VERSION, variant, max_pieces, (a, b), len, sum)
+}
+
+/// The header of a file of pair (a, b) of a `pieces` table: magic, format version, board, pieces, a, b, the length
+/// of what follows, a checksum.
+pub(super) fn header_of(
+    magic: [u8; 8],
+    version: u32,
+    variant: Variant,
+    pieces: u32,
+    (a, b): (u32, u32),
+    len: u64,
+    sum: u64,
+) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(&magic);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[8..12].copy_from_slice(&version.to_le_bytes());
     h[12] = variant_code(variant);
-    h[13] = max_pieces as u8;
+    h[13] = pieces as u8;
     h[14] = a as u8;
     h[15] = b as u8;
-    h[16..24].copy_from_slice(&(parts.iter().map(|p| p.len()).sum::<usize>() as u64).to_le_bytes());
-    let sum = parts.iter().enumerate().fold(0u64, |x, (i, p)| x ^ checksum(p).rotate_left(i as u32));
+    h[16..24].copy_from_slice(&len.to_le_bytes());
     h[24..32].copy_from_slice(&sum.to_le_bytes());
     h
 }
