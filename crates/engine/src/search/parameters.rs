@@ -202,8 +202,8 @@ pub struct SearchParams {
     /// Option `tb-contempt`: a position the oracle knows to be drawn is scored as a draw by rule, with contempt,
     /// instead of 0, so that the search prefers a level position with play left to a trade into a dead draw.
     pub tb_contempt: bool,
-    /// Option `tb-pieces=N`: the oracle is asked only about positions of at most N pieces (the compact seven-piece
-    /// table costs more a probe than the smaller ones; this measures what it brings).
+    /// Option `tb-pieces=N`: the oracle is asked only about positions of at most N pieces (to measure what the
+    /// compact seven-piece table, dearer to probe than the smaller ones, brings).
     pub tb_pieces: u32,
     /// Option `tb-qs-pieces=N`: the same limit in the quiescence search, whose nodes are most of a search's and
     /// where a probe of the compact seven-piece table costs more than the evaluation it replaces.
