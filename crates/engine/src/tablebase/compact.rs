@@ -366,13 +366,13 @@ fn build_pair(
         .map(|(own, opp, rows, vals)| section(own, opp, rows.len(), vals, threads));
     write_pair(&path, variant, a, b, &sections)?;
     let _ = fs::remove_file(&partial);
-    let mut wdl = [0u64; 3];
-    for (k, vals) in [&first, &second].into_iter().enumerate() {
-        let (own, opp) = if k == 0 { (b, a) } else { (a, b) };
-        for (x, y) in wdl.iter_mut().zip(count_class(ix, (own, opp), &rows[k], |at| vals[at])) {
-            *x += y;
-        }
-    }
+    // Both classes at once: a pass over every entry, in the build's own time.
+    let counts = std::thread::scope(|s| {
+        let second = s.spawn(|| count_class(ix, (a, b), &rows[1], |at| second[at]));
+        let first = count_class(ix, (b, a), &rows[0], |at| first[at]);
+        (first, second.join().expect("counting worker panicked"))
+    });
+    let wdl: [u64; 3] = std::array::from_fn(|i| counts.0[i] + counts.1[i]);
     let size: usize = sections.iter().map(|s| s.iter().map(Vec::len).sum::<usize>()).sum();
     progress(&format!(
         "tablebase {variant} {name}: {} positions in {:.2} s ({}; {} canonical entries, {size} bytes; \

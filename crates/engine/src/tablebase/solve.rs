@@ -439,14 +439,12 @@ impl Pair<'_> {
     #[inline]
     fn index_ranked(&self, k: usize, own: u64, opp: u64, rank: u64) -> usize {
         let ix = self.ix;
-        match self.rows[k] {
-            None => ix.index(own, opp),
-            Some(rows) => {
-                let (a, b) = self.class[k];
-                let slot = rows.slot(rank).expect("a canonical position has a canonical own set");
-                slot * ix.row_len(a, b) as usize + ix.rank(opp, ix.board & !own) as usize
-            }
-        }
+        let (a, b) = self.class[k];
+        let row = match self.rows[k] {
+            None => rank as usize,
+            Some(rows) => rows.slot(rank).expect("a canonical position has a canonical own set"),
+        };
+        row * ix.row_len(a, b) as usize + ix.rank(opp, ix.board & !own) as usize
     }
 
     /// Applies to class `pk` the predecessors listed for entries settled at distance `d`.
