@@ -102,9 +102,44 @@ impl Tablebase {
         threads: usize,
         mut progress: impl FnMut(&str),
     ) -> Result<Tablebase, TbError> {
-        let resume = Resume { dir: dir.as_ref(), every: CHECKPOINT_EVERY, keep_from: KEEP_FROM, stop: &|| false };
-        Self::load_or_build_until(&resume, variant, max_pieces, threads, &mut progress)
+        Self::load_or_build_saving(
+            dir.as_ref(),
+            variant,
+            max_pieces,
+            threads,
+            (CHECKPOINT_EVERY, KEEP_FROM),
+            &mut progress,
+        )
+    }
+
+    /// [`Tablebase::load_or_build_on`] saving a pair in progress every `every` and keeping the pairs that took
+    /// `keep_from` or more to build: the seven-piece build, for which the six pieces are a minute's first step,
+    /// saves them only whole, as what a save costs would be a tenth of that minute.
+    pub(super) fn load_or_build_saving(
+        dir: &Path,
+        variant: Variant,
+        max_pieces: u32,
+        threads: usize,
+        (every, keep_from): (Duration, Duration),
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Tablebase, TbError> {
+        let resume = Resume { dir, every, keep_from, stop: &|| false };
+        Self::load_or_build_until(&resume, variant, max_pieces, threads, progress)
             .map(|tb| tb.expect("never asked to stop"))
+    }
+
+    /// [`Tablebase::load_or_build_on`], asking `stop` between pairs of classes and rounds of their retrograde
+    /// analysis: Ok(None) when it said yes, with what was done left in `dir` for the next build.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn load_or_build_stoppable(
+        dir: &Path,
+        variant: Variant,
+        max_pieces: u32,
+        threads: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Tablebase>, TbError> {
+        let resume = Resume { dir, every: CHECKPOINT_EVERY, keep_from: KEEP_FROM, stop };
+        Self::load_or_build_until(&resume, variant, max_pieces, threads, &mut |_| {})
     }
 
     /// [`Tablebase::load_or_build_on`] in `resume.dir`, which asks `resume.stop` between pairs of classes and
@@ -198,7 +233,7 @@ fn partial_name(variant: Variant, max_pieces: u32, a: u32, b: u32) -> String {
 /// How often a resumable build saves an unfinished pair: a few times in the largest pair of six pieces (about a
 /// minute on one core, 4v2 and 2v4), each save about half a gigabyte written in a second or two. A first pass
 /// of a quarter of this or more is saved as soon as it ends.
-pub(super) const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
 /// Where a resumable build keeps what it has done, how often it saves a pair in progress, the shortest build of
 /// a pair worth a part file, and when to stop.

@@ -9,7 +9,8 @@
 //! One file per pair of classes, `fanorona-<board>-7-<a>v<b>.tbc` for a = 4, 5, 6 and b = 7 − a:
 //!
 //! - a 48-byte header: magic, format version, board, pieces (7), a, b, the length of what follows, the checksum of
-//!   the two directories, and zeros;
+//!   the two directories, and the pair's longest win as its build found it (the byte, the own count of its class,
+//!   6 zeros, the entry as a `u64`; all zeros for none), which [`Compact::longest_win`] reads back to confirm;
 //! - for class (b, a) then (a, b): own count, opponent count, rows, blocks (four `u32`), the length of the block
 //!   data (`u64`), the blocks' ends (`u64` each) from the start of the data, then the blocks, each a zstd frame
 //!   with its content checksum, so that a damaged block is found when it is read.
@@ -20,7 +21,6 @@
 //! The classes (7, 0) and (0, 7) are not stored: the side without pieces has lost, so (0, 7) is a loss at once and
 //! (7, 0) a win in one turn (any move leaves the opponent without pieces or moves), as the smaller tables hold them.
 
-use super::build::CHECKPOINT_EVERY;
 use super::file::{TbError, checksum, header_of, variant_code, write_whole};
 use super::index::{Indexer, Rows, own_to_move};
 use super::probe::{Tablebase, Top};
@@ -40,11 +40,15 @@ pub const COMPACT_PIECES: u32 = 7;
 
 /// The pairs of classes (a, b), a > b, each a file: the largest first, so that an interrupted build has done the
 /// longest part.
-const PAIRS: [(u32, u32); 3] = [(4, 3), (5, 2), (6, 1)];
+pub(super) const PAIRS: [(u32, u32); 3] = [(4, 3), (5, 2), (6, 1)];
 
 /// Entries per compressed block: a probe decompresses one block (a few microseconds) when its thread's cache does
 /// not hold it.
 const BLOCK: usize = 1 << 10;
+
+/// How often a pair in progress is saved after its first pass. A save writes the pair's values and counts (1.6 GB
+/// for 4 v 3, about 4.5 s on the development VM), so saving every minute cost a twentieth of the build.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(150);
 
 /// The zstd level of the blocks.
 const LEVEL: i32 = 3;
@@ -70,6 +74,9 @@ pub struct Compact {
     id: u64,
     /// The files' total size in bytes.
     bytes: u64,
+    /// Each pair file's longest win as its build found it: (byte, own count of its class, entry); None for a file
+    /// that records none.
+    longest: Vec<Option<(u8, u32, usize)>>,
 }
 
 /// One class of a mapped pair file.
@@ -112,16 +119,18 @@ impl Compact {
         let ix = Indexer::new(variant, COMPACT_PIECES);
         let mut classes: Vec<Option<Class>> = (0..COMPACT_PIECES - 1).map(|_| None).collect();
         let mut bytes = 0;
+        let mut longest = Vec::new();
         for (a, b) in PAIRS {
-            let (pair, len) = open_pair(&dir.join(Self::file_name(variant, a, b)), &ix, a, b)?;
+            let (pair, len, top) = open_pair(&dir.join(Self::file_name(variant, a, b)), &ix, a, b)?;
             bytes += len;
+            longest.push(top);
             for c in pair {
                 let own = c.0;
                 classes[own as usize - 1] = Some(c.1);
             }
         }
         let classes = classes.into_iter().map(|c| c.expect("every own count 1..=6 is in a pair")).collect();
-        Ok(Compact { ix, classes, id: NEXT_ID.fetch_add(1, Ordering::Relaxed), bytes })
+        Ok(Compact { ix, classes, id: NEXT_ID.fetch_add(1, Ordering::Relaxed), bytes, longest })
     }
 
     /// The exact value of (own, opp) with `own` to move, when it has seven pieces; None for other counts, and for
@@ -181,24 +190,56 @@ impl Compact {
     }
 
     /// The longest forced win of the table and a position (White to move) with it; None when no entry is won.
+    ///
+    /// Each pair file records the longest win its build found; that entry is read to confirm it. Only where a
+    /// file records none or its entry does not hold the recorded win are all its blocks read.
     pub fn longest_win(&self) -> Option<(u32, Position)> {
+        let recorded = self.longest.iter().map(|top| {
+            let (byte, own, at) = (*top)?;
+            let class = self.classes.get(own.checked_sub(1)? as usize)?;
+            let mut out = vec![0u8; BLOCK];
+            (at < class.rows.len() * class.row_len).then_some(())?;
+            class.decompress(at / BLOCK, &mut out)?;
+            (out[at % BLOCK] == byte && byte % 2 == 0 && byte > 0).then_some((byte, own as usize - 1, at))
+        });
         let mut best: Option<(u8, usize, usize)> = None;
-        let mut out = vec![0u8; BLOCK];
-        for (i, class) in self.classes.iter().enumerate() {
-            for block in 0..class.blocks {
-                class.decompress(block, &mut out)?;
-                let n = (class.rows.len() * class.row_len - block * BLOCK).min(BLOCK);
-                // Wins are the even bytes (distance + 1 with an odd distance).
-                let top = out[..n].iter().copied().filter(|b| b % 2 == 0).max().unwrap_or(0);
-                if top > best.map_or(0, |b| b.0) {
-                    let at = out[..n].iter().position(|&b| b == top).expect("just found");
-                    best = Some((top, i, block * BLOCK + at));
-                }
+        for (pair, found) in PAIRS.iter().zip(recorded) {
+            let found =
+                match found {
+                    Some(found) => Some(found),
+                    None => {
+                        // Class (b, a) first and the first of equals, as the build records it.
+                        let scans = [pair.1, pair.0].map(|own| self.scan_longest(own as usize - 1));
+                        scans.into_iter().flatten().fold(None, |best: Option<(u8, usize, usize)>, f| {
+                            if f.0 > best.map_or(0, |b| b.0) { Some(f) } else { best }
+                        })
+                    }
+                };
+            if found.is_some_and(|f| f.0 > best.map_or(0, |b| b.0)) {
+                best = found;
             }
         }
         let (byte, i, at) = best?;
         let (own, opp) = self.classes[i].unindex(&self.ix, i as u32 + 1, at);
         Some((byte as u32 - 1, own_to_move(self.ix.variant, own, opp)))
+    }
+
+    /// The longest win of class `i` (own count i + 1) by reading all its blocks: (byte, i, entry).
+    fn scan_longest(&self, i: usize) -> Option<(u8, usize, usize)> {
+        let class = &self.classes[i];
+        let mut best: Option<(u8, usize, usize)> = None;
+        let mut out = vec![0u8; BLOCK];
+        for block in 0..class.blocks {
+            class.decompress(block, &mut out)?;
+            let n = (class.rows.len() * class.row_len - block * BLOCK).min(BLOCK);
+            // Wins are the even bytes (distance + 1 with an odd distance).
+            let top = out[..n].iter().copied().filter(|b| b % 2 == 0).max().unwrap_or(0);
+            if top > best.map_or(0, |b| b.0) {
+                let at = out[..n].iter().position(|&b| b == top).expect("just found");
+                best = Some((top, i, block * BLOCK + at));
+            }
+        }
+        best
     }
 
     /// Checks every `stride`-th canonical entry with a capture against `six` (the six-piece table): its value must
@@ -300,7 +341,7 @@ impl Compact {
 }
 
 /// Builds pair (a, b) into its file in `dir` unless an intact one is there; false when `stop` stopped it.
-fn build_pair(
+pub(super) fn build_pair(
     dir: &Path,
     lower: &Tablebase,
     ix: &Indexer,
@@ -349,7 +390,7 @@ fn build_pair(
     let mut saved_at = Instant::now();
     let mut after_round = |pair: &Pair, d: u32| {
         let stopping = stop();
-        if stopping || saved_at.elapsed() >= CHECKPOINT_EVERY * 6 {
+        if stopping || saved_at.elapsed() >= SAVE_EVERY {
             if let Err(e) = pair.write_partial(&partial, variant, COMPACT_PIECES, d + 1) {
                 progress(&format!("tablebase progress {} not saved: {e}", partial.display()));
             }
@@ -361,10 +402,18 @@ fn build_pair(
         return Ok(false);
     }
     let solved_s = started.elapsed().as_secs_f64();
+    // Recorded in the file, so that reporting the longest win does not read every block again. Wins are the even
+    // bytes (distance + 1 with an odd distance).
+    let top = (2..=u8::MAX).rev().step_by(2).find(|&v| pair.hist[v as usize] > 0);
     drop(pair);
+    let longest = top.and_then(|v| {
+        [(b, &first[..]), (a, &second[..])]
+            .into_iter()
+            .find_map(|(own, vals)| super::solve::find_byte(vals, 0, v).map(|at| (v, own, at)))
+    });
     let sections = [(b, a, &rows[0], &first[..]), (a, b, &rows[1], &second[..])]
         .map(|(own, opp, rows, vals)| section(own, opp, rows.len(), vals, threads));
-    write_pair(&path, variant, a, b, &sections)?;
+    write_pair(&path, variant, (a, b), &sections, longest)?;
     let _ = fs::remove_file(&partial);
     // Both classes at once: a pass over every entry, in the build's own time.
     let counts = std::thread::scope(|s| {
@@ -467,19 +516,35 @@ fn directory_sum(parts: [&[u8]; 4]) -> u64 {
     parts.iter().enumerate().fold(0, |x, (i, p)| x ^ checksum(p).rotate_left(i as u32 * 7))
 }
 
-/// Writes a pair file whole (see [`write_whole`]).
-fn write_pair(path: &Path, variant: Variant, a: u32, b: u32, sections: &[[Vec<u8>; 3]; 2]) -> Result<(), TbError> {
+/// Writes a pair file whole (see [`write_whole`]), with its longest win (byte, own count of its class, entry) in
+/// the header's last 16 bytes (all 0 for none).
+fn write_pair(
+    path: &Path,
+    variant: Variant,
+    (a, b): (u32, u32),
+    sections: &[[Vec<u8>; 3]; 2],
+    longest: Option<(u8, u32, usize)>,
+) -> Result<(), TbError> {
     let mut h = [0u8; HEADER_LEN];
     let len: usize = sections.iter().flatten().map(Vec::len).sum();
     let sum = directory_sum([&sections[0][0], &sections[0][1], &sections[1][0], &sections[1][1]]);
     h[..32].copy_from_slice(&header_of(MAGIC, VERSION, variant, COMPACT_PIECES, (a, b), len as u64, sum));
+    if let Some((byte, own, at)) = longest {
+        h[32] = byte;
+        h[33] = own as u8;
+        h[40..48].copy_from_slice(&(at as u64).to_le_bytes());
+    }
     let mut pieces: Vec<&[u8]> = vec![&h];
     pieces.extend(sections.iter().flatten().map(Vec::as_slice));
     write_whole(path, &pieces)
 }
 
-/// Maps and checks pair file `path` of pair (a, b): its two classes by own count, and the file's size.
-fn open_pair(path: &Path, ix: &Indexer, a: u32, b: u32) -> Result<(Vec<(u32, Class)>, u64), TbError> {
+/// A pair file's two classes by own count, its size, and the longest win its header records.
+type OpenPair = (Vec<(u32, Class)>, u64, Option<(u8, u32, usize)>);
+
+/// Maps and checks pair file `path` of pair (a, b): its two classes by own count, its size and the longest win
+/// it records (checked by [`Compact::longest_win`] before use).
+fn open_pair(path: &Path, ix: &Indexer, a: u32, b: u32) -> Result<OpenPair, TbError> {
     let file = fs::File::open(path)?;
     // SAFETY: the map is only read, and pair files are never written in place (`write_whole` renames a new file
     // over the old), so a mapped file does not change under the map.
@@ -544,6 +609,8 @@ fn open_pair(path: &Path, ix: &Indexer, a: u32, b: u32) -> Result<(Vec<(u32, Cla
         return Err(TbError::Checksum);
     }
     let size = m.len() as u64;
+    let top =
+        (h[32] != 0).then(|| (h[32], h[33] as u32, u64::from_le_bytes(h[40..48].try_into().expect("8")) as usize));
     let mut out = Vec::new();
     for (own, rows, row_len, ends, data, blocks) in classes {
         let canonical = Rows::canonical(ix, own);
@@ -552,7 +619,7 @@ fn open_pair(path: &Path, ix: &Indexer, a: u32, b: u32) -> Result<(Vec<(u32, Cla
         }
         out.push((own, Class { rows: canonical, row_len, map: map.clone(), ends, data, blocks }));
     }
-    Ok((out, size))
+    Ok((out, size, top))
 }
 
 impl Class {
@@ -655,7 +722,10 @@ pub fn load_or_build_seven(
     threads: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Tablebase, TbError> {
-    let six = Tablebase::load_or_build_on(dir, variant, COMPACT_PIECES - 1, threads, &mut *progress)?;
+    // Six pieces take a minute: nothing of them is saved before the whole table, as the saves would cost a tenth
+    // of that minute (see SAVE_EVERY).
+    let saving = (SAVE_EVERY, SAVE_EVERY);
+    let six = Tablebase::load_or_build_saving(dir, variant, COMPACT_PIECES - 1, threads, saving, &mut *progress)?;
     let seven = match Compact::load(dir, variant) {
         Ok(seven) => seven,
         Err(_) => Compact::build(dir, &six, threads, progress)?,
@@ -771,6 +841,19 @@ mod tests {
         assert!(Compact::load(&dir, variant).is_err());
         Compact::build(&dir, &six, 2, &mut quiet).unwrap();
         assert_eq!(fs::read(&files[0]).unwrap(), bytes[0]);
+        // The longest win the files record is the one a reading of every block finds, and a record that does not
+        // hold (another byte there, or none) is not believed.
+        let recorded = Compact::load(&dir, variant).unwrap().longest_win().expect("won positions");
+        for (i, file) in files.iter().enumerate() {
+            let mut b = fs::read(file).unwrap();
+            if i == 0 {
+                b[32] += 2;
+            } else {
+                b[32..48].fill(0);
+            }
+            fs::write(file, &b).unwrap();
+        }
+        assert_eq!(Compact::load(&dir, variant).unwrap().longest_win(), Some(recorded));
         fs::remove_dir_all(&dir).unwrap();
     }
 }

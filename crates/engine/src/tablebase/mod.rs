@@ -86,7 +86,11 @@
 //!   table, and [`Tablebase::with_seven`], which joins it to a six-piece table.
 //! - `cache`: the tables [`shared`] by the whole program (joined with the seven-piece table when it is cached) and
 //!   their [`default_dir`].
+//! - `background` (not in a browser): [`SevenBuild`], the seven-piece table built on the idle cores of a program
+//!   that plays (the desktop game's Settings), stoppable and resumed, then shared.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod background;
 mod build;
 mod cache;
 #[cfg(not(target_arch = "wasm32"))]
@@ -98,6 +102,8 @@ mod sliced;
 mod solve;
 mod value;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use background::{SEVEN_STEPS, SevenBuild, SevenOnDisk, SevenStatus, seven_on_disk};
 pub use cache::{
     BACKGROUND_PIECES, ENGINE_PIECES, QUICK_PIECES, SHARED_MAX_PIECES, background_priority, default_dir, grow_shared,
     offer_shared, shared, shared_now, shared_pieces,

@@ -207,7 +207,7 @@ impl Solver<'_> {
 }
 
 /// The first index at or after `from` where `s` holds `v`.
-fn find_byte(s: &[u8], from: usize, v: u8) -> Option<usize> {
+pub(super) fn find_byte(s: &[u8], from: usize, v: u8) -> Option<usize> {
     let mut i = from;
     // Skip whole blocks without `v` with a branch-free test that vectorises (an early-exit search does not).
     while i + 64 <= s.len() {
