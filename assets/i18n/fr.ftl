@@ -189,6 +189,16 @@ settings-data_dir = Enregistré dans : { $place }
 settings-tablebase_ready = Table de finales prête : les niveaux forts jouent parfaitement jusqu'à { $pieces } pièces.
 settings-tablebase_building = Table de finales : construction de la table à { $next } pièces en arrière-plan…
 settings-tablebase_growing = Table de finales : jeu parfait jusqu'à { $pieces } pièces pour l'instant ; construction de la table à { $next } pièces en arrière-plan…
+settings-seven_offer = Jeu parfait à sept pièces : construire les grandes tables de finales sur cet ordinateur (environ 10 minutes de ses cœurs inoccupés, 1,3 Go sur le disque, 2,3 Go de mémoire pendant la construction).
+settings-seven_build = Construire les tables à sept pièces
+settings-seven_resume = Reprendre la construction ({ $done } étapes sur { $steps } faites)
+settings-seven_six = tables jusqu'à { $pieces } pièces
+settings-seven_pair = { $a } pièces contre { $b }
+settings-seven_building = Construction des tables à sept pièces : étape { $step } sur { $steps }, { $material } ; { $minutes } min jusqu'ici…
+settings-seven_stop = Arrêter (ce qui est construit est gardé)
+settings-seven_stopping = Arrêt de la construction à sept pièces à la fin de sa passe en cours (deux minutes au plus)…
+settings-seven_stopped = Construction à sept pièces arrêtée ; ce qu'elle a construit est gardé.
+settings-seven_failed = La construction à sept pièces a échoué : { $error }
 
 theme-wood = Bois
 theme-night = Nuit

@@ -186,6 +186,16 @@ settings-data_dir = Voatahiry ao amin'ny : { $place }
 settings-tablebase_ready = Vonona ny tabilaon'ny famaranana: milalao tsy misy diso ireo ambaratonga matanjaka raha vato { $pieces } na latsaka.
 settings-tablebase_building = Tabilaon'ny famaranana: eo am-panamboarana ny an'ny vato { $next }…
 settings-tablebase_growing = Tabilaon'ny famaranana: tsy misy diso raha vato { $pieces } na latsaka amin'izao; eo am-panamboarana ny an'ny vato { $next }…
+settings-seven_offer = Lalao tsy misy diso raha vato fito: amboary eto amin'ity solosaina ity ireo tabilaon'ny famaranana lehibe kokoa (eo amin'ny 10 minitra amin'ireo fotony tsy miasa, 1,3 Go amin'ny kapila, 2,3 Go amin'ny fitadidiana mandritra ny fanamboarana).
+settings-seven_build = Amboary ireo tabilaon'ny vato fito
+settings-seven_resume = Tohizo ny fanamboarana (dingana { $done } amin'ny { $steps } vita)
+settings-seven_six = tabilao hatramin'ny vato { $pieces }
+settings-seven_pair = vato { $a } manoloana vato { $b }
+settings-seven_building = Eo am-panamboarana ireo tabilaon'ny vato fito: dingana { $step } amin'ny { $steps }, { $material }; { $minutes } minitra hatreto…
+settings-seven_stop = Ajanony (voatahiry izay efa vita)
+settings-seven_stopping = Hajanona rehefa vita ny dingana ankehitriny ny fanamboarana ny vato fito (roa minitra farafahabetsany)…
+settings-seven_stopped = Najanona ny fanamboarana ny vato fito; voatahiry izay efa vitany.
+settings-seven_failed = Tsy nahomby ny fanamboarana ny vato fito: { $error }
 
 theme-wood = Hazo
 theme-night = Alina

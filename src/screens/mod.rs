@@ -16,6 +16,8 @@ pub mod puzzles;
 pub mod records;
 pub mod review;
 pub mod settings;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod seven_tables;
 pub mod stats;
 pub mod telo;
 pub mod title;

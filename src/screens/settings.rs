@@ -15,6 +15,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// Adds the settings screen.
 pub fn plugin(app: &mut App) {
+    #[cfg(not(target_arch = "wasm32"))]
+    super::seven_tables::plugin(app);
     app.add_systems(EguiPrimaryContextPass, settings_screen.run_if(in_state(Screen::Settings)));
 }
 
@@ -26,6 +28,9 @@ fn settings_screen(
     mut keep: ResMut<KeepGames>,
     storage: Res<Storage>,
     jobs: Res<EngineJobs>,
+    #[cfg(not(target_arch = "wasm32"))] mut seven: ResMut<super::seven_tables::SevenTables>,
+    #[cfg(not(target_arch = "wasm32"))] waker: Res<crate::platform::redraw::LoopWaker>,
+    #[cfg(not(target_arch = "wasm32"))] mut demand: ResMut<crate::platform::redraw::FrameDemand>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -47,6 +52,8 @@ fn settings_screen(
                 .color(colors::DIM),
         );
         ui.label(egui::RichText::new(tablebase_status(&jobs)).small().color(colors::DIM));
+        #[cfg(not(target_arch = "wasm32"))]
+        super::seven_tables::section(ui, &mut seven, &waker, &mut demand);
         ui.add_space(8.0);
         if ui.button(t("menu.back")).clicked() {
             next.set(Screen::Title);
