@@ -27,7 +27,8 @@ pub enum SevenStatus {
         /// When the build started (this run of it).
         since: Instant,
     },
-    /// Asked to stop: it stops after the current round of its analysis (or, in a first pass, at its end).
+    /// Asked to stop: it stops after the current round of its analysis, or within a block of its first pass
+    /// (seconds at most).
     Stopping,
     /// Stopped, its progress kept in the folder for the next build.
     Stopped,
@@ -142,7 +143,7 @@ impl SevenBuild {
 fn build(
     variant: Variant,
     dir: &Path,
-    stop: &dyn Fn() -> bool,
+    stop: &(dyn Fn() -> bool + Sync),
     step: &mut dyn FnMut(usize),
 ) -> Result<Option<Tablebase>, TbError> {
     let threads = all_cores();

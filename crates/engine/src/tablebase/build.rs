@@ -291,7 +291,9 @@ impl PairJob<'_> {
                 let classes = if single { 1 } else { 2 };
                 for k in 0..classes {
                     let (ca, cb) = pair.class[k];
-                    let h = self.solver.first_pass((ca, cb), None, pair.vals[k], &mut pair.counts[k], self.threads);
+                    let (vals, counts) = (&mut *pair.vals[k], &mut pair.counts[k]);
+                    let h = self.solver.first_pass((ca, cb), None, vals, counts, self.threads, &|| false);
+                    let h = h.expect("never asked to stop");
                     for (x, y) in pair.hist.iter_mut().zip(h) {
                         *x += y;
                     }

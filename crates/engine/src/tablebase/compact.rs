@@ -204,17 +204,16 @@ impl Compact {
         });
         let mut best: Option<(u8, usize, usize)> = None;
         for (pair, found) in PAIRS.iter().zip(recorded) {
-            let found =
-                match found {
-                    Some(found) => Some(found),
-                    None => {
-                        // Class (b, a) first and the first of equals, as the build records it.
-                        let scans = [pair.1, pair.0].map(|own| self.scan_longest(own as usize - 1));
-                        scans.into_iter().flatten().fold(None, |best: Option<(u8, usize, usize)>, f| {
-                            if f.0 > best.map_or(0, |b| b.0) { Some(f) } else { best }
-                        })
-                    }
-                };
+            // Class (b, a) first and the first of equals, as the build records it.
+            let found = found.or_else(|| {
+                let scans = [pair.1, pair.0].map(|own| self.scan_longest(own as usize - 1));
+                scans.into_iter().flatten().fold(
+                    None,
+                    |best: Option<(u8, usize, usize)>, f| {
+                        if f.0 > best.map_or(0, |b| b.0) { Some(f) } else { best }
+                    },
+                )
+            });
             if found.is_some_and(|f| f.0 > best.map_or(0, |b| b.0)) {
                 best = found;
             }
@@ -315,7 +314,7 @@ impl Compact {
         lower: &Tablebase,
         threads: usize,
         progress: &mut dyn FnMut(&str),
-        stop: &dyn Fn() -> bool,
+        stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<Compact>, TbError> {
         if lower.ix.max != COMPACT_PIECES - 1 {
             return Err(TbError::WrongPieces { expected: COMPACT_PIECES - 1, found: lower.ix.max });
@@ -348,7 +347,7 @@ pub(super) fn build_pair(
     (a, b): (u32, u32),
     threads: usize,
     progress: &mut dyn FnMut(&str),
-    stop: &dyn Fn() -> bool,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<bool, TbError> {
     let variant = ix.variant;
     let path = dir.join(Compact::file_name(variant, a, b));
@@ -377,7 +376,12 @@ pub(super) fn build_pair(
         pair.counts.iter_mut().for_each(|c| c.fill(0));
         let solver = Solver { ix, lower: &lower.data[..] };
         for (k, rows) in rows.iter().enumerate() {
-            let h = solver.first_pass(pair.class[k], Some(rows), pair.vals[k], &mut pair.counts[k], threads);
+            // Stopped in its first pass, a pair keeps nothing: the next build does that pass again.
+            let Some(h) =
+                solver.first_pass(pair.class[k], Some(rows), pair.vals[k], &mut pair.counts[k], threads, stop)
+            else {
+                return Ok(false);
+            };
             for (x, y) in pair.hist.iter_mut().zip(h) {
                 *x += y;
             }
@@ -812,11 +816,14 @@ mod tests {
         // Stopped in the second pair (5v2), after a few rounds.
         fs::remove_file(&files[1]).unwrap();
         fs::remove_file(&files[2]).unwrap();
-        let asked = std::cell::Cell::new(0);
-        let stop = || {
-            asked.set(asked.get() + 1);
-            asked.get() > 3
-        };
+        // Stopped in its first pass (asked by the pass's workers, before each block), a pair keeps nothing.
+        let test_thread = std::thread::current().id();
+        let in_first_pass = || std::thread::current().id() != test_thread;
+        assert!(Compact::build_until(&dir, &six, 2, &mut quiet, &in_first_pass).unwrap().is_none());
+        assert!(!files[1].exists() && !dir.join(format!("fanorona-{variant}-7c.partial-5v2")).exists());
+        // Stopped after a few rounds of its retrograde analysis (asked on the building thread).
+        let rounds = AtomicU64::new(0);
+        let stop = || std::thread::current().id() == test_thread && rounds.fetch_add(1, Ordering::Relaxed) >= 3;
         assert!(Compact::build_until(&dir, &six, 2, &mut quiet, &stop).unwrap().is_none());
         assert!(!files[1].exists() && dir.join(format!("fanorona-{variant}-7c.partial-5v2")).exists());
         let mut log = Vec::new();

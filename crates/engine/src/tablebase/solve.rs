@@ -157,7 +157,9 @@ impl Solver<'_> {
         }
     }
 
-    /// First look at all of class (a, b) (compact with `rows`), on `threads` threads.
+    /// First look at all of class (a, b) (compact with `rows`), on `threads` threads. On more than one thread it
+    /// asks `stop` before each block of work, and answers None, the pass unfinished, when it said yes: the first
+    /// pass of the largest seven-piece class takes a minute and a half, too long to wait for a player's Stop.
     pub(super) fn first_pass(
         &self,
         (a, b): (u32, u32),
@@ -165,11 +167,13 @@ impl Solver<'_> {
         vals: &mut [u8],
         counts: &mut [u8],
         threads: usize,
-    ) -> [u64; 256] {
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Option<[u64; 256]> {
         let row = self.ix.row_len(a, b) as usize;
         if threads <= 1 || vals.len() < 1 << 14 {
-            return self.first_rows((a, b), rows, 0, vals, counts);
+            return Some(self.first_rows((a, b), rows, 0, vals, counts));
         }
+        let stopped = std::sync::atomic::AtomicBool::new(false);
         // Small blocks handed out on demand: capture positions, which cost the most, are unevenly spread.
         let rows_per_block = (1usize << 14).div_ceil(row);
         let blocks: Vec<_> = vals
@@ -186,6 +190,10 @@ impl Solver<'_> {
                     s.spawn(|| {
                         let mut h = [0u64; 256];
                         loop {
+                            if stop() {
+                                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                                break;
+                            }
                             let next = queue.lock().expect("no worker panics holding the lock").next();
                             let Some((row0, v, c)) = next else { break };
                             for (x, y) in h.iter_mut().zip(self.first_rows((a, b), rows, row0, v, c)) {
@@ -202,7 +210,7 @@ impl Solver<'_> {
                 }
             }
         });
-        hist
+        (!stopped.into_inner()).then_some(hist)
     }
 }
 
