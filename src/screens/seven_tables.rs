@@ -52,7 +52,7 @@ impl SevenTables {
 }
 
 /// The seven-piece part of Settings: what the tables would cost and a button to build them; while they are built,
-/// the step and a button to stop; a line once they are played.
+/// the step and a button to stop; nothing once they are played (the status line above then says seven pieces).
 pub fn section(ui: &mut egui::Ui, seven: &mut SevenTables, waker: &LoopWaker, demand: &mut FrameDemand) {
     let Some(dir) = seven.dir.clone() else { return };
     if shared_pieces(seven.variant).is_some_and(|n| n >= COMPACT_PIECES) {
@@ -68,7 +68,8 @@ pub fn section(ui: &mut egui::Ui, seven: &mut SevenTables, waker: &LoopWaker, de
             } else {
                 tf("settings.seven_pair", &[("a", a.into()), ("b", b.into())])
             };
-            let minutes = since.elapsed().as_secs() / 60;
+            let elapsed = since.elapsed();
+            let minutes = elapsed.as_secs() / 60;
             ui.label(dim(&tf(
                 "settings.seven_building",
                 &[
@@ -78,8 +79,9 @@ pub fn section(ui: &mut egui::Ui, seven: &mut SevenTables, waker: &LoopWaker, de
                     ("minutes", minutes.into()),
                 ],
             )));
-            // The minutes shown tick without input; status changes wake the window through the waker.
-            demand.within(Duration::from_secs(1));
+            // The minutes shown tick without input, at the next whole minute; the build's steps and its end wake
+            // the window through the waker.
+            demand.within(Duration::from_secs((minutes + 1) * 60).saturating_sub(elapsed));
             let stop = ui.button(t("settings.seven_stop"));
             if report_button(ui, "seven_stop", &stop).clicked() {
                 seven.build.as_ref().expect("a build is running").stop();
@@ -87,8 +89,8 @@ pub fn section(ui: &mut egui::Ui, seven: &mut SevenTables, waker: &LoopWaker, de
             return;
         }
         Some(SevenStatus::Stopping) => {
+            // The build wakes the window when it has stopped.
             ui.label(dim(t("settings.seven_stopping")));
-            demand.within(Duration::from_secs(1));
             return;
         }
         Some(SevenStatus::Ready) => return,
