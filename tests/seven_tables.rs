@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use fanorona::platform::redraw::{FrameDemand, IDLE_WAIT, LoopWaker};
 use fanorona::screens::seven_tables::{SevenTables, section};
-use fanorona::screens::widgets::reported_button;
+use fanorona::screens::widgets::{report_button, reported_button};
 use fanorona_engine::Variant;
 use fanorona_engine::tablebase::{COMPACT_PIECES, SevenStatus, shared_pieces};
 use std::time::{Duration, Instant};
@@ -22,7 +22,12 @@ fn draw_section(
     mut demand: ResMut<FrameDemand>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("settings").show(ctx, |ui| section(ui, &mut seven, &waker, &mut demand));
+    egui::Window::new("settings").show(ctx, |ui| {
+        section(ui, &mut seven, &waker, &mut demand);
+        // What Settings has below the section.
+        let back = ui.button("Back");
+        report_button(ui, "back", &back);
+    });
     Ok(())
 }
 
@@ -47,6 +52,7 @@ fn the_build_shows_its_progress_and_its_end_without_input() {
     let ctx = egui_pass::draw(&mut app);
     assert!(reported_button(&ctx, "seven_build").is_some(), "the build is offered");
     assert!(reported_button(&ctx, "seven_stop").is_none());
+    let back = reported_button(&ctx, "back").expect("the button below").min;
     let waker = app.world().resource::<LoopWaker>().clone();
     app.world_mut().resource_mut::<SevenTables>().start(&waker);
     // Building: a stop button, and the minutes shown tick by themselves (the frame asks for another by the next
@@ -56,6 +62,7 @@ fn the_build_shows_its_progress_and_its_end_without_input() {
     let status = app.world().resource::<SevenTables>().status();
     assert!(matches!(status, Some(SevenStatus::Building { .. })), "{status:?}: the build takes seconds");
     assert!(reported_button(&ctx, "seven_stop").is_some(), "a running build can be stopped");
+    assert_eq!(reported_button(&ctx, "back").map(|r| r.min), Some(back), "the button below holds still");
     assert!(app.world().resource::<FrameDemand>().wait() < IDLE_WAIT, "the step's minutes tick before the idle wake");
     // The end wakes the window by itself: nobody draws or clicks until the waker is called for it.
     let start = Instant::now();
@@ -70,5 +77,6 @@ fn the_build_shows_its_progress_and_its_end_without_input() {
     // The next frame has no offer and no stop left: the status line above says seven pieces.
     let ctx = egui_pass::draw(&mut app);
     assert!(reported_button(&ctx, "seven_build").is_none() && reported_button(&ctx, "seven_stop").is_none());
+    assert_eq!(reported_button(&ctx, "back").map(|r| r.min), Some(back), "the button below holds still");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -53,7 +53,25 @@ impl SevenTables {
 
 /// The seven-piece part of Settings: what the tables would cost and a button to build them; while they are built,
 /// the step and a button to stop; nothing once they are played (the status line above then says seven pieces).
+///
+/// It keeps the height of its tallest state so far, so that the buttons below it (Back) hold still as the build
+/// starts, stops and ends.
 pub fn section(ui: &mut egui::Ui, seven: &mut SevenTables, waker: &LoopWaker, demand: &mut FrameDemand) {
+    let top = ui.cursor().top();
+    section_body(ui, seven, waker, demand);
+    let used = ui.cursor().top() - top;
+    let tallest = ui.ctx().data_mut(|d| {
+        let tallest = d.get_temp_mut_or(egui::Id::new("seven_tables_height"), 0.0f32);
+        *tallest = tallest.max(used);
+        *tallest
+    });
+    if tallest > used {
+        ui.add_space(tallest - used);
+    }
+}
+
+/// [`section`]'s contents in the build's present state.
+fn section_body(ui: &mut egui::Ui, seven: &mut SevenTables, waker: &LoopWaker, demand: &mut FrameDemand) {
     let Some(dir) = seven.dir.clone() else { return };
     if shared_pieces(seven.variant).is_some_and(|n| n >= COMPACT_PIECES) {
         // The table-status line above already says so.
