@@ -4,9 +4,8 @@
 
 use super::build::all_cores;
 use super::cache::{background_priority, offer_shared};
-use super::compact::{COMPACT_PIECES, Compact, PAIRS, build_pair};
+use super::compact::{COMPACT_PIECES, Compact, PAIRS};
 use super::file::TbError;
-use super::index::Indexer;
 use super::probe::Tablebase;
 use crate::geometry::Variant;
 use std::path::{Path, PathBuf};
@@ -151,14 +150,9 @@ fn build(
     let Some(six) = Tablebase::load_or_build_stoppable(dir, variant, COMPACT_PIECES - 1, threads, stop)? else {
         return Ok(None);
     };
-    let ix = Indexer::new(variant, COMPACT_PIECES);
-    for (i, pair) in PAIRS.into_iter().enumerate() {
-        step(1 + i);
-        if !build_pair(dir, &six, &ix, pair, threads, &mut |_| {}, stop)? {
-            return Ok(None);
-        }
-    }
-    let seven = Compact::load(dir, variant)?;
+    let Some(seven) = Compact::build_until(dir, &six, threads, &mut |_| {}, stop, &mut |i| step(1 + i))? else {
+        return Ok(None);
+    };
     six.with_seven(Arc::new(seven)).map(Some)
 }
 

@@ -304,17 +304,19 @@ impl Compact {
         threads: usize,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Compact, TbError> {
-        Self::build_until(dir, lower, threads, progress, &|| false)?.ok_or(TbError::WrongLength)
+        Self::build_until(dir, lower, threads, progress, &|| false, &mut |_| {})?.ok_or(TbError::WrongLength)
     }
 
-    /// [`Compact::build`], asking `stop` after each round of the retrograde analysis: Ok(None) when it said yes,
-    /// with the analysis of the pair in progress saved for the next build.
-    fn build_until(
+    /// [`Compact::build`], asking `stop` after each round of the retrograde analysis and before each block of a
+    /// first pass: Ok(None) when it said yes, with the analysis of the pair in progress saved for the next build
+    /// (unless it was in its first pass). Calls `on_pair(i)` as it comes to pair `i` of [`PAIRS`].
+    pub(super) fn build_until(
         dir: &Path,
         lower: &Tablebase,
         threads: usize,
         progress: &mut dyn FnMut(&str),
         stop: &(dyn Fn() -> bool + Sync),
+        on_pair: &mut dyn FnMut(usize),
     ) -> Result<Option<Compact>, TbError> {
         if lower.ix.max != COMPACT_PIECES - 1 {
             return Err(TbError::WrongPieces { expected: COMPACT_PIECES - 1, found: lower.ix.max });
@@ -324,7 +326,8 @@ impl Compact {
         let ix = Indexer::new(variant, COMPACT_PIECES);
         let threads = threads.clamp(1, 8);
         let started = Instant::now();
-        for (a, b) in PAIRS {
+        for (i, (a, b)) in PAIRS.into_iter().enumerate() {
+            on_pair(i);
             if !build_pair(dir, lower, &ix, (a, b), threads, progress, stop)? {
                 return Ok(None);
             }
@@ -340,7 +343,7 @@ impl Compact {
 }
 
 /// Builds pair (a, b) into its file in `dir` unless an intact one is there; false when `stop` stopped it.
-pub(super) fn build_pair(
+fn build_pair(
     dir: &Path,
     lower: &Tablebase,
     ix: &Indexer,
@@ -819,12 +822,12 @@ mod tests {
         // Stopped in its first pass (asked by the pass's workers, before each block), a pair keeps nothing.
         let test_thread = std::thread::current().id();
         let in_first_pass = || std::thread::current().id() != test_thread;
-        assert!(Compact::build_until(&dir, &six, 2, &mut quiet, &in_first_pass).unwrap().is_none());
+        assert!(Compact::build_until(&dir, &six, 2, &mut quiet, &in_first_pass, &mut |_| {}).unwrap().is_none());
         assert!(!files[1].exists() && !dir.join(format!("fanorona-{variant}-7c.partial-5v2")).exists());
         // Stopped after a few rounds of its retrograde analysis (asked on the building thread).
         let rounds = AtomicU64::new(0);
         let stop = || std::thread::current().id() == test_thread && rounds.fetch_add(1, Ordering::Relaxed) >= 3;
-        assert!(Compact::build_until(&dir, &six, 2, &mut quiet, &stop).unwrap().is_none());
+        assert!(Compact::build_until(&dir, &six, 2, &mut quiet, &stop, &mut |_| {}).unwrap().is_none());
         assert!(!files[1].exists() && dir.join(format!("fanorona-{variant}-7c.partial-5v2")).exists());
         let mut log = Vec::new();
         let again = Compact::build(&dir, &six, 2, &mut |s| log.push(s.to_string())).unwrap();
