@@ -578,8 +578,10 @@ pub struct Config {
     pub a: Engine,
     /// Player B (the reference).
     pub b: Engine,
-    /// The search limits of every turn.
+    /// The search limits of every turn (of A's turns, where `limits_b` is given).
     pub limits: Limits,
+    /// B's limits when they differ from A's: time or node odds (e.g. A with a tenth of B's time).
+    pub limits_b: Option<Limits>,
     /// Elo of the null hypothesis.
     pub elo0: f64,
     /// Elo of the alternative.
@@ -701,8 +703,8 @@ fn play_one(
     while !game.is_over() && game.turns().len() < cfg.max_turns {
         let side = game.position().side_to_move();
         let k = usize::from(side != a_side);
-        let engine = if k == 0 { &cfg.a } else { &cfg.b };
-        match engine.choose(&mut players[k], &game, cfg.limits, seed ^ game.turns().len() as u64) {
+        let (engine, limits) = if k == 0 { (&cfg.a, cfg.limits) } else { (&cfg.b, cfg.limits_b.unwrap_or(cfg.limits)) };
+        match engine.choose(&mut players[k], &game, limits, seed ^ game.turns().len() as u64) {
             Ok(Some(t)) => {
                 game.play_turn(&t).expect("engines play legal turns");
             }
@@ -836,6 +838,7 @@ mod tests {
             a: "max,notb".parse().unwrap(),
             b: "baseline".parse().unwrap(),
             limits: Limits::depth(2),
+            limits_b: None,
             elo0: 0.0,
             elo1: 10.0,
             alpha: 0.05,
@@ -1077,6 +1080,7 @@ mod tests {
             a: "max".parse().unwrap(),
             b: "baseline".parse().unwrap(),
             limits: Limits { depth: Some(1), ..Limits::default() },
+            limits_b: None,
             elo0: 0.0,
             elo1: 10.0,
             alpha: 0.05,

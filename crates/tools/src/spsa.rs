@@ -209,6 +209,7 @@ fn play_pair(s: &Settings, book: &Openings, n: usize, plus: &[i64], minus: &[i64
         a: Engine::Search(spec(&s.base, &s.params, plus)),
         b: Engine::Search(spec(&s.base, &s.params, minus)),
         limits: s.limits,
+        limits_b: None,
         elo0: 0.0,
         elo1: 0.0,
         alpha: 0.05,

@@ -9,6 +9,7 @@ fn config(a: &str, b: &str, pairs: usize) -> Config {
         a: a.parse().unwrap_or_else(|e| panic!("{a}: {e}")),
         b: b.parse().unwrap_or_else(|e| panic!("{b}: {e}")),
         limits: Limits::nodes(3_000),
+        limits_b: None,
         elo0: 0.0,
         elo1: 10.0,
         alpha: 0.05,
@@ -195,4 +196,33 @@ fn spsa_tunes_within_bounds_and_refuses_bad_parameters() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(bad) && !err.contains("panicked"), "{bad}: {err}");
     }
+}
+
+#[test]
+fn time_odds_give_each_engine_its_own_limits() {
+    // B is the engine program behind a script that keeps what it is sent, so the test reads B's `go` lines.
+    let dir = std::env::temp_dir().join(format!("fanorona-sprt-odds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sent = dir.join("sent.txt");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | FANORONA_TB_PIECES=4 FANORONA_TB_DIR='{}' '{}' engine\n",
+            sent.display(),
+            dir.display(),
+            env!("CARGO_BIN_EXE_fanorona-cli")
+        ),
+    )
+    .unwrap();
+    let book = Openings::parse("f2-e3A, c3-d4W, g3-f2W, g4-g3A, d2-c3A c3-b2W\n").unwrap_or_else(|e| panic!("{e}"));
+    let mut cfg = config("max", &format!("exe:sh {}", script.display()), 1);
+    cfg.limits_b = Some(Limits::nodes(777));
+    let (_, state) = run(&cfg, &book, |_| {});
+    assert_eq!(state.wins + state.draws + state.losses, 2);
+    let text = std::fs::read_to_string(&sent).unwrap();
+    let goes: Vec<&str> = text.lines().filter(|l| l.starts_with("go")).collect();
+    assert!(!goes.is_empty(), "B was never asked to play: {text}");
+    assert!(goes.iter().all(|g| *g == "go nodes 777"), "B searched with A's limits: {goes:?}");
+    std::fs::remove_dir_all(&dir).ok();
 }

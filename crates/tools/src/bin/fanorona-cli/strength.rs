@@ -102,6 +102,13 @@ pub(crate) struct SprtArgs {
     /// Nodes per turn instead of time.
     #[arg(long)]
     nodes: Option<u64>,
+    /// B's time per turn, where it differs from A's (time odds: `--movetime 20 --movetime-b 200` gives A a
+    /// tenth of B's time).
+    #[arg(long, conflicts_with = "nodes_b")]
+    movetime_b: Option<u64>,
+    /// B's nodes per turn, where they differ from A's.
+    #[arg(long)]
+    nodes_b: Option<u64>,
     /// Elo of H0 (A is at most this much stronger).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     elo0: f64,
@@ -147,6 +154,8 @@ impl SprtArgs {
             b,
             movetime,
             nodes,
+            movetime_b,
+            nodes_b,
             elo0,
             elo1,
             alpha,
@@ -161,10 +170,12 @@ impl SprtArgs {
         } = self;
         let book = load_openings(book.as_deref())?;
         let limits = sprt::turn_limits(nodes.is_none().then_some(movetime), nodes);
+        let limits_b = (movetime_b.is_some() || nodes_b.is_some()).then(|| sprt::turn_limits(movetime_b, nodes_b));
         let cfg = sprt::Config {
             a: a.parse()?,
             b: b.parse()?,
             limits,
+            limits_b,
             elo0,
             elo1,
             alpha,
@@ -174,9 +185,14 @@ impl SprtArgs {
             max_turns,
             tt_megabytes: hash,
         };
-        let tc = match nodes {
-            Some(n) => format!("{n} nodes a turn"),
-            None => format!("{movetime} ms a turn"),
+        let per_turn = |movetime: Option<u64>, nodes: Option<u64>| match (nodes, movetime) {
+            (Some(n), _) => format!("{n} nodes a turn"),
+            (None, Some(t)) => format!("{t} ms a turn"),
+            (None, None) => "no limit".to_string(),
+        };
+        let tc = match limits_b {
+            None => per_turn(Some(movetime), nodes),
+            Some(_) => format!("A {}, B {}", per_turn(Some(movetime), nodes), per_turn(movetime_b, nodes_b)),
         };
         let (lo, hi) = sprt::sprt_bounds(alpha, beta);
         out!(
