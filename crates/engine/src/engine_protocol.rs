@@ -4,11 +4,13 @@
 //! since, as UCI clients send them), `play <TURN>`, `go depth <n>` / `go movetime <ms>` / `go nodes <n>` /
 //! `go wtime <ms> btime <ms> [winc <ms> binc <ms>] [movestogo <n>]`, any of them with
 //! `multipv <n>` (answered by `info depth D seldepth S multipv K score …` lines, one per line K of each depth, best
-//! first, and `bestmove <TURN>`), `stop`, `eval`, `isready` (→ `readyok`, once the endgame table is loaded),
+//! first, and `bestmove <TURN>`) and with `ponder` (thinking on the opponent's time until `ponderhit` or `stop`),
+//! `stop`, `eval`, `isready` (→ `readyok`, once the endgame table is loaded),
 //! `level <1-5>` (play at a level instead of full strength), `level max` (full strength), `level baseline` (the
 //! plain reference player of strength tests), `threads <n>` (threads of the full-strength and baseline searches;
 //! default [`default_threads`]), `quit`; and for UCI clients `uci` (→ `id …`, `option …`, `uciok`),
-//! `ucinewgame` (as `newgame`) and `setoption name Threads|Hash value <n>`. Full strength plays endgames of up to
+//! `ucinewgame` (as `newgame`), `setoption name Threads|Hash value <n>` and `setoption name Ponder value
+//! true|false` (`bestmove <TURN> ponder <TURN>`). Full strength plays endgames of up to
 //! six pieces perfectly from the tablebase (the largest cached table, else four pieces built in memory; the engine
 //! program grows it to six pieces in the background, [`tablebase::grow_shared`]), and opens from the opening book
 //! (`info string book <TURN> score cp <n>`, then `bestmove` at once) except for `go depth`, `multipv` and
@@ -146,7 +148,74 @@ pub struct Session {
     options: &'static str,
     /// Threads of the full search (levels search on one).
     threads: usize,
+    /// The running `go ponder` search until its `ponderhit` or `stop`.
+    ponder: Option<Ponder>,
+    /// Whether `bestmove` names the reply it expects (`bestmove <TURN> ponder <TURN>`): UCI's Ponder option,
+    /// off unless a client sets it, since the turn before `ponder` is itself several words.
+    name_ponder: bool,
     out: Output,
+}
+
+/// A `go ponder` search: it searches the position after the opponent's expected reply while the opponent thinks,
+/// and answers only once told `ponderhit` (the reply came: then within the turn's time, counted from there) or
+/// `stop` (another came).
+struct Ponder {
+    /// The turn's time from `ponderhit`: the `go`'s movetime or its share of the clock. None when the search has
+    /// no time limit (a level, which chooses only after the `ponderhit`, or `go ponder depth <n>`).
+    time: Option<Duration>,
+    /// Whether the search has no limit of its own once pondering ends.
+    endless_after: bool,
+    gate: Arc<Gate>,
+}
+
+/// Where a ponder search's thread and the session meet: the thread holds its answer until the gate opens.
+#[derive(Default)]
+struct Gate {
+    state: Mutex<GateState>,
+    changed: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    /// `ponderhit` came.
+    hit: bool,
+    /// `stop`, or another command that ends the search, came before any `ponderhit`.
+    released: bool,
+    /// The search has its answer.
+    finished: bool,
+}
+
+impl Gate {
+    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set(&self, change: impl FnOnce(&mut GateState)) {
+        change(&mut self.lock());
+        self.changed.notify_all();
+    }
+
+    /// Waits until pondering ends, by `ponderhit` or by release.
+    fn wait_open(&self) {
+        let guard = self.lock();
+        drop(self.changed.wait_while(guard, |g| !g.hit && !g.released).unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Stops the search through `stop` once `time` has passed, unless it has its answer by then: the turn's time
+    /// after a `ponderhit`. Its thread ends with the search, so that it cannot stop a later one.
+    fn stop_after(self: &Arc<Self>, time: Duration, stop: Arc<std::sync::atomic::AtomicBool>) {
+        let gate = Arc::clone(self);
+        std::thread::spawn(move || {
+            let guard = gate.lock();
+            let (guard, _) =
+                gate.changed.wait_timeout_while(guard, time, |g| !g.finished).unwrap_or_else(|e| e.into_inner());
+            // Under the gate's lock, which the search's thread takes to say it finished: a `stop` stored here
+            // comes before that thread ends, and so before the next search clears the flag.
+            if !guard.finished {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
 }
 
 /// Megabytes of the table of the searches that come before the session's engine is made ([`Session::quick`]).
@@ -191,6 +260,8 @@ impl Session {
             level: None,
             options: FULL_STRENGTH,
             threads: default_threads(),
+            ponder: None,
+            name_ponder: false,
             out,
         }
     }
@@ -221,6 +292,10 @@ impl Session {
     /// Waits for the running search to finish. An endless one is stopped first: the commands that wait are read
     /// on this thread, so waiting for it would leave the engine deaf to the `stop` that could end it.
     fn wait(&mut self) {
+        // A ponder search holds its answer until told: whatever ends it now ends its pondering too.
+        if let Some(p) = self.ponder.take() {
+            p.gate.set(|g| g.released = true);
+        }
         if std::mem::take(&mut self.endless) {
             self.stop.store(true, Ordering::Relaxed);
         }
@@ -263,6 +338,7 @@ impl Session {
                 self.stop.store(true, Ordering::Relaxed);
                 self.wait();
             }
+            "ponderhit" => self.ponder_hit(),
             "newgame" | "ucinewgame" => {
                 self.wait();
                 self.game = Game::new(session_rules());
@@ -317,6 +393,7 @@ impl Session {
                     &format!("option name Threads type spin default 1 min 1 max {}", crate::search::MAX_THREADS),
                 );
                 say(&self.out, &format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"));
+                say(&self.out, "option name Ponder type check default false");
                 say(&self.out, "uciok");
             }
             "setoption" => self.set_option(rest),
@@ -359,16 +436,29 @@ impl Session {
         Ok(game)
     }
 
-    /// `setoption name <Threads|Hash> value <n>`, for UCI clients (`threads <n>` does the same as Threads).
+    /// `setoption name <Threads|Hash> value <n>` and `setoption name Ponder value <true|false>`, for UCI clients
+    /// (`threads <n>` does the same as Threads).
     fn set_option(&mut self, rest: &str) {
         let words: Vec<&str> = rest.split_whitespace().collect();
         let (name, value) = match words.as_slice() {
-            ["name", name, "value", value] => (name.to_ascii_lowercase(), value.parse::<usize>().ok()),
+            ["name", name, "value", value] => (name.to_ascii_lowercase(), *value),
             _ => {
-                say(&self.out, "error usage: setoption name <Threads|Hash> value <n>");
+                say(
+                    &self.out,
+                    "error usage: setoption name <Threads|Hash> value <n> | setoption name Ponder value <true|false>",
+                );
                 return;
             }
         };
+        if name == "ponder" {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => self.name_ponder = true,
+                "false" => self.name_ponder = false,
+                _ => say(&self.out, "error usage: setoption name Ponder value <true|false>"),
+            }
+            return;
+        }
+        let value = value.parse::<usize>().ok();
         match (name.as_str(), value) {
             ("threads", Some(n)) if (1..=crate::search::MAX_THREADS).contains(&n) => {
                 self.wait();
@@ -387,7 +477,7 @@ impl Session {
                 say(&self.out, &format!("error usage: setoption name Threads value <1-{}>", crate::search::MAX_THREADS))
             }
             ("hash", _) => say(&self.out, &format!("error usage: setoption name Hash value <1-{MAX_HASH_MB}>")),
-            _ => say(&self.out, &format!("error unknown option {name:?} (Threads, Hash)")),
+            _ => say(&self.out, &format!("error unknown option {name:?} (Threads, Hash, Ponder)")),
         }
     }
 
@@ -401,6 +491,7 @@ impl Session {
         let mut limits = Limits::default();
         let mut clock = Clock::default();
         let mut infinite = false;
+        let mut ponder = false;
         let mut i = 0;
         while i < words.len() {
             let value = words.get(i + 1).and_then(|v| v.parse::<u64>().ok());
@@ -419,10 +510,15 @@ impl Session {
                     i += 1;
                     continue;
                 }
+                ("ponder", _) => {
+                    ponder = true;
+                    i += 1;
+                    continue;
+                }
                 _ => {
                     say(
                         &self.out,
-                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] [movestogo <n>] | go infinite, each with [multipv <n>]",
+                        "error usage: go depth <n> | go movetime <ms> | go nodes <n> | go wtime <ms> btime <ms> [winc <ms> binc <ms>] [movestogo <n>] | go infinite, each with [multipv <n>] [ponder]",
                     );
                     return;
                 }
@@ -473,30 +569,77 @@ impl Session {
         let book = searcher
             .opening_book()
             .filter(|_| level.is_none() && limits.depth.is_none() && limits.multipv == 1 && !infinite);
-        if let Some((book, turn)) = book.and_then(|b| b.play(&pos, book_seed()).map(|t| (b, t))) {
+        let book_turn = book.and_then(|b| b.play(&pos, book_seed()).map(|t| (b, t))).map(|(book, turn)| {
             let score = book.moves(&pos).and_then(|m| m.iter().find(|m| m.turn == turn)).map_or(0, |m| m.score);
             say(&self.out, &format!("info string book {turn} score {}", Score::from_raw(score).to_protocol()));
+            turn
+        });
+        if let Some(turn) = book_turn.as_ref().filter(|_| !ponder) {
             say(&self.out, &format!("bestmove {turn}"));
             self.searcher = Some(searcher);
             return;
         }
-        self.endless = level.is_none() && limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none();
+        let endless = |limits: &Limits| {
+            level.is_none() && limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none()
+        };
+        // Pondering, the search has no time limit: the turn's time runs from the `ponderhit` (a level does not
+        // ponder: it waits for the `ponderhit` and then chooses within its time).
+        let gate = ponder.then(|| {
+            let time = if level.is_none() { limits.movetime.take() } else { None };
+            let endless_after = book_turn.is_none() && endless(&Limits { movetime: time, ..limits });
+            let gate = Arc::new(Gate::default());
+            self.ponder = Some(Ponder { time, endless_after, gate: Arc::clone(&gate) });
+            gate
+        });
+        // Until a `ponderhit`, a ponder search ends only when told to.
+        self.endless = gate.is_some() || endless(&limits);
+        let name_ponder = self.name_ponder;
         self.running = Some(std::thread::spawn(move || {
+            let mut from = asked;
+            if let (Some(gate), Some(_)) = (&gate, level) {
+                gate.wait_open();
+                from = Instant::now();
+            }
             // Measured in a fresh engine: the book's first use took 2 ms and starting this thread 0.1 ms more,
             // which a budget shortened before them did not count (`go movetime 1000` answered after 994 ms).
             if let Some(t) = limits.movetime.as_mut() {
-                *t = t.saturating_sub(asked.elapsed()).max(Duration::from_millis(1));
+                *t = t.saturating_sub(from.elapsed()).max(Duration::from_millis(1));
             }
-            let best = match level {
-                Some(l) => l.choose(&mut searcher, &pos, &history, seed, limits),
-                None => searcher.search(&pos, &history, limits, |i| say(&out, &info_line(i))).best,
+            let (best, pv) = match (book_turn, level) {
+                (Some(turn), _) => (Some(turn), Vec::new()),
+                (None, Some(l)) => (l.choose(&mut searcher, &pos, &history, seed, limits), Vec::new()),
+                (None, None) => {
+                    let r = searcher.search(&pos, &history, limits, |i| say(&out, &info_line(i)));
+                    (r.best, r.pv)
+                }
             };
+            if let Some(gate) = &gate {
+                gate.set(|g| g.finished = true);
+                gate.wait_open();
+            }
             match best {
-                Some(t) => say(&out, &format!("bestmove {t}")),
+                Some(t) => match pv.get(1).filter(|_| name_ponder && pv.first() == Some(&t)) {
+                    Some(reply) => say(&out, &format!("bestmove {t} ponder {reply}")),
+                    None => say(&out, &format!("bestmove {t}")),
+                },
                 None => say(&out, "bestmove (none)"),
             }
             searcher
         }));
+    }
+
+    /// `ponderhit`: the opponent played the reply the running `go ponder` searched after. The search goes on, now
+    /// within the turn's time counted from here, and answers as any other.
+    fn ponder_hit(&mut self) {
+        let Some(p) = self.ponder.take() else {
+            say(&self.out, "error ponderhit without a go ponder searching");
+            return;
+        };
+        p.gate.set(|g| g.hit = true);
+        self.endless = p.endless_after;
+        if let Some(time) = p.time {
+            p.gate.stop_after(time, Arc::clone(&self.stop));
+        }
     }
 }
 
@@ -802,7 +945,8 @@ mod tests {
         let text = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("id name Fanorona"), "{text}");
-        assert!(lines.iter().position(|l| *l == "uciok").is_some_and(|i| i < 5), "{text}");
+        assert!(lines.iter().position(|l| *l == "uciok").is_some_and(|i| i < 6), "{text}");
+        assert!(lines.contains(&"option name Ponder type check default false"), "{text}");
         assert_eq!(s.threads, 2);
         assert_eq!(lines.iter().filter(|l| l.starts_with("error ")).count(), 3, "{text}");
         assert!(text.contains("error usage: setoption name Hash value <1-4096>"), "{text}");
@@ -810,6 +954,119 @@ mod tests {
         let mut after = Position::start(&Rules::default());
         after.play_turn(&"d3-e3A".parse().unwrap()).unwrap();
         assert!(after.legal_turns().iter().any(|t| t.to_string() == best), "{text}");
+    }
+
+    /// A session writing into a buffer, and the buffer.
+    fn recording_session() -> (Session, Arc<Mutex<Vec<u8>>>) {
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        (Session::new(buffer.clone()), buffer)
+    }
+
+    fn text_of(buffer: &Arc<Mutex<Vec<u8>>>) -> String {
+        String::from_utf8(buffer.lock().unwrap().clone()).unwrap()
+    }
+
+    /// The `bestmove` lines written so far.
+    fn answers(buffer: &Arc<Mutex<Vec<u8>>>) -> Vec<String> {
+        text_of(buffer).lines().filter(|l| l.starts_with("bestmove")).map(str::to_string).collect()
+    }
+
+    /// Waits up to `at_most` for the `n`th `bestmove` line.
+    fn nth_answer(buffer: &Arc<Mutex<Vec<u8>>>, n: usize, at_most: Duration) -> Option<String> {
+        wait_for(at_most, || answers(buffer).get(n - 1).cloned())
+    }
+
+    /// A position of 14 pieces against 15 that no book holds, far from any forced result.
+    const MIDGAME: &str = "BB1B1BBB1/BB1BBBB1B/BWWWW1W2/WW1BW3W/WWWW2W2 w";
+
+    #[test]
+    fn a_ponder_search_answers_after_the_ponderhit_within_the_turns_time() {
+        let (mut s, buffer) = recording_session();
+        assert!(s.handle(&format!("position fen {MIDGAME}")));
+        assert!(s.handle("go ponder movetime 100"));
+        // The opponent thinks: the engine searches and answers nothing, long past its 100 ms.
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(answers(&buffer).is_empty(), "answered while pondering: {}", text_of(&buffer));
+        let deep = text_of(&buffer).lines().filter(|l| l.starts_with("info depth")).count();
+        assert!(deep > 0, "no search while pondering");
+        // The expected reply came: the search goes on and answers within its turn's time from here.
+        assert!(s.handle("ponderhit"));
+        let best = nth_answer(&buffer, 1, Duration::from_secs(10)).expect("no answer after the ponderhit");
+        let turn = best.strip_prefix("bestmove ").unwrap();
+        let pos = Position::from_fen(MIDGAME).unwrap();
+        assert!(pos.legal_turns().iter().any(|t| t.to_string() == turn), "{best}");
+        assert!(!best.contains(" ponder "), "no reply named unless the client asks: {best}");
+        // The session goes on as after any search, and a ponderhit with nothing pondering is an error.
+        assert!(s.handle("ponderhit"));
+        assert!(s.handle("go depth 2"));
+        s.wait();
+        assert_eq!(answers(&buffer).len(), 2);
+        assert!(text_of(&buffer).contains("error ponderhit without a go ponder searching"));
+    }
+
+    #[test]
+    fn a_ponder_search_stopped_or_left_answers_at_once() {
+        let (mut s, buffer) = recording_session();
+        assert!(s.handle(&format!("position fen {MIDGAME}")));
+        // Another reply came: `stop` ends the search with its answer (the client drops it).
+        assert!(s.handle("go ponder wtime 60000 btime 60000"));
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(s.handle("stop"));
+        assert_eq!(answers(&buffer).len(), 1, "{}", text_of(&buffer));
+        // A client that sends the next position without a `stop` ends the pondering too, and the game moves on.
+        assert!(s.handle("go ponder movetime 100"));
+        let turn = Position::from_fen(MIDGAME).unwrap().legal_turns()[0].to_string();
+        assert!(s.handle(&format!("position fen {MIDGAME} moves {turn}")));
+        assert_eq!(answers(&buffer).len(), 2, "{}", text_of(&buffer));
+        assert_eq!(s.game.turns().len(), 1);
+        assert!(!s.handle("quit"));
+    }
+
+    #[test]
+    fn a_ponder_answer_found_early_waits_for_the_ponderhit() {
+        let (mut s, buffer) = recording_session();
+        // The book's turn, known at once, and a capture of the last piece, proven at once: both held until the
+        // opponent's reply is known.
+        for (position, ready) in [("position startpos", "info string book "), ("position fen 9/9/9/9/B1W6 w", "")] {
+            assert!(s.handle(position));
+            assert!(s.handle("go ponder movetime 50"));
+            std::thread::sleep(Duration::from_millis(300));
+            let text = text_of(&buffer);
+            assert!(text.contains(ready), "{text}");
+            let before = answers(&buffer).len();
+            assert!(s.running.as_ref().is_some_and(|h| !h.is_finished()), "the answer was not held: {text}");
+            assert!(s.handle("ponderhit"));
+            let best = nth_answer(&buffer, before + 1, Duration::from_secs(10)).expect("no answer after the ponderhit");
+            let turn = best.strip_prefix("bestmove ").unwrap().to_string();
+            if ready.is_empty() {
+                assert_eq!(turn, "c1-b1A");
+            } else {
+                assert!(text_of(&buffer).contains(&format!("info string book {turn} ")), "{}", text_of(&buffer));
+            }
+        }
+    }
+
+    #[test]
+    fn the_ponder_option_names_the_expected_reply() {
+        let (mut s, buffer) = recording_session();
+        assert!(s.handle("setoption name Ponder value true"));
+        assert!(s.handle(&format!("position fen {MIDGAME}")));
+        assert!(s.handle("go depth 6"));
+        s.wait();
+        let best = answers(&buffer).pop().unwrap();
+        let (turn, reply) = best.strip_prefix("bestmove ").unwrap().split_once(" ponder ").expect(&best);
+        let mut pos = Position::from_fen(MIDGAME).unwrap();
+        let turn = pos.legal_turns().into_iter().find(|t| t.to_string() == turn).expect(&best);
+        pos.play_turn(&turn).unwrap();
+        assert!(pos.legal_turns().iter().any(|t| t.to_string() == reply), "{best}");
+        // Off again: the plain answer; a value other than true or false is an error and changes nothing.
+        assert!(s.handle("setoption name Ponder value false"));
+        assert!(s.handle("setoption name Ponder value maybe"));
+        assert!(s.handle("go depth 6"));
+        s.wait();
+        assert!(!answers(&buffer).pop().unwrap().contains(" ponder "));
+        assert!(text_of(&buffer).contains("error usage: setoption name Ponder value <true|false>"));
+        assert!(!s.name_ponder);
     }
 
     #[test]
