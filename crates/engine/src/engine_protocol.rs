@@ -980,7 +980,7 @@ mod tests {
     const MIDGAME: &str = "BB1B1BBB1/BB1BBBB1B/BWWWW1W2/WW1BW3W/WWWW2W2 w";
 
     #[test]
-    fn a_ponder_search_answers_after_the_ponderhit_within_the_turns_time() {
+    fn a_ponder_search_answers_only_after_the_ponderhit() {
         let (mut s, buffer) = recording_session();
         assert!(s.handle(&format!("position fen {MIDGAME}")));
         assert!(s.handle("go ponder movetime 100"));
