@@ -262,22 +262,32 @@ pub enum Engine {
     /// A CPU level as the game plays it (1-5), with search options (empty: the searcher's defaults).
     Level(Level, String),
     /// Another program speaking the engine protocol (`exe:PROGRAM ARGS…`, e.g. an older build's
-    /// `exe:/tmp/old/fanorona-cli engine`), started once per playing thread.
-    External(Vec<String>),
+    /// `exe:/tmp/old/fanorona-cli engine`), started once per playing thread; with `exe-ponder:` it thinks on its
+    /// opponent's time (UCI's Ponder option, `go ponder`, `ponderhit`).
+    External {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// Whether it ponders.
+        ponder: bool,
+    },
 }
 
 impl std::str::FromStr for Engine {
     type Err = String;
 
     /// `level1` … `level5` (optionally followed by search options: `level5,max,nobook`), `exe:PROGRAM ARGS…` (a
-    /// program speaking the engine protocol), or search options for [`Searcher::configure`].
+    /// program speaking the engine protocol; `exe-ponder:` for one that ponders), or search options for
+    /// [`Searcher::configure`].
     fn from_str(s: &str) -> Result<Engine, String> {
-        if let Some(command) = s.trim().strip_prefix("exe:") {
-            let words: Vec<String> = command.split_whitespace().map(String::from).collect();
-            if words.is_empty() {
-                return Err(format!("{s:?}: exe: needs a program (exe:PROGRAM ARGS…)"));
+        let external = [("exe:", false), ("exe-ponder:", true)]
+            .into_iter()
+            .find_map(|(prefix, ponder)| s.trim().strip_prefix(prefix).map(|rest| (prefix, rest, ponder)));
+        if let Some((prefix, command, ponder)) = external {
+            let command: Vec<String> = command.split_whitespace().map(String::from).collect();
+            if command.is_empty() {
+                return Err(format!("{s:?}: {prefix} needs a program ({prefix}PROGRAM ARGS…)"));
             }
-            return Ok(Engine::External(words));
+            return Ok(Engine::External { command, ponder });
         }
         if let Some(rest) = s.trim().strip_prefix("level") {
             let (n, options) = rest.split_once(',').unwrap_or((rest, ""));
@@ -296,7 +306,9 @@ impl Engine {
     pub(crate) fn player(&self, tt_megabytes: usize) -> Result<Player, String> {
         let spec = match self {
             Engine::Search(spec) | Engine::Level(_, spec) => spec,
-            Engine::External(command) => return External::start(command).map(Player::External),
+            Engine::External { command, ponder } => {
+                return External::start(command, *ponder).map(Player::External);
+            }
         };
         let mut s = Searcher::new(tt_megabytes);
         s.configure(spec).expect("checked when parsed");
@@ -337,7 +349,10 @@ impl Player {
                 s.clear();
                 Ok(())
             }
-            Player::External(x) => x.send("newgame"),
+            Player::External(x) => {
+                x.end_pondering()?;
+                x.send("newgame")
+            }
         }
     }
 }
@@ -354,12 +369,22 @@ pub(crate) struct External {
     lines: mpsc::Receiver<String>,
     timeout: Duration,
     name: String,
+    /// Whether it thinks on its opponent's time.
+    ponder: bool,
+    /// The ponder search it runs, if any: the game's length once the reply it expects is played, and that reply.
+    pondering: Option<(usize, Turn)>,
 }
 
 impl External {
-    /// Starts `command` and waits for its `readyok` (its endgame table loaded).
-    fn start(command: &[String]) -> Result<External, String> {
-        External::start_with_timeout(command, ANSWER_TIMEOUT)
+    /// Starts `command` and waits for its `readyok` (its endgame table loaded); one that ponders is told to name
+    /// the reply it expects.
+    fn start(command: &[String], ponder: bool) -> Result<External, String> {
+        let mut x = External::start_with_timeout(command, ANSWER_TIMEOUT)?;
+        if ponder {
+            x.ponder = true;
+            x.send("setoption name Ponder value true")?;
+        }
+        Ok(x)
     }
 
     fn start_with_timeout(command: &[String], timeout: Duration) -> Result<External, String> {
@@ -385,7 +410,7 @@ impl External {
                 }
             }
         });
-        let mut x = External { child, input, lines, timeout, name };
+        let mut x = External { child, input, lines, timeout, name, ponder: false, pondering: None };
         x.send("isready")?;
         x.expect(|line| (line == "readyok").then_some(()))?;
         Ok(x)
@@ -414,11 +439,8 @@ impl External {
         }
     }
 
-    /// Sends the game so far and the limits, and reads the program's `bestmove`, which must be legal.
-    fn choose(&mut self, game: &Game, limits: Limits) -> Result<Option<Turn>, String> {
-        if game.position().legal_turns().is_empty() {
-            return Ok(None);
-        }
+    /// Sends `game`'s turns from its start.
+    fn send_game(&mut self, game: &Game) -> Result<(), String> {
         if *game.start_position() == Position::start(game.rules()) {
             self.send("position startpos")?;
         } else {
@@ -427,17 +449,69 @@ impl External {
         for t in game.turns() {
             self.send(&format!("play {t}"))?;
         }
-        let go = match (limits.nodes, limits.movetime, limits.depth) {
-            (Some(n), _, _) => format!("go nodes {n}"),
-            (_, Some(t), _) => format!("go movetime {}", t.as_millis()),
-            (_, _, Some(d)) => format!("go depth {d}"),
-            _ => "go depth 1".to_string(),
-        };
-        self.send(&go)?;
+        Ok(())
+    }
+
+    /// Reads the program's `bestmove`: the turn, and the reply it expects where it names one.
+    fn answer(&mut self) -> Result<(String, Option<String>), String> {
         let answer = self.expect(|line| line.strip_prefix("bestmove ").map(|t| t.trim().to_string()))?;
+        Ok(match answer.split_once(" ponder ") {
+            Some((turn, reply)) => (turn.trim().to_string(), Some(reply.trim().to_string())),
+            None => (answer, None),
+        })
+    }
+
+    /// Ends a ponder search the game did not come to (its answer is dropped).
+    fn end_pondering(&mut self) -> Result<(), String> {
+        if self.pondering.take().is_some() {
+            self.send("stop")?;
+            self.answer()?;
+        }
+        Ok(())
+    }
+
+    /// Sends the game so far and the limits, and reads the program's `bestmove`, which must be legal. One that
+    /// ponders is told `ponderhit` where the opponent played the reply it pondered on, and after its answer
+    /// ponders on the reply it names.
+    fn choose(&mut self, game: &Game, limits: Limits) -> Result<Option<Turn>, String> {
+        if game.position().legal_turns().is_empty() {
+            self.end_pondering()?;
+            return Ok(None);
+        }
+        let go = match (limits.nodes, limits.movetime, limits.depth) {
+            (Some(n), _, _) => format!("nodes {n}"),
+            (_, Some(t), _) => format!("movetime {}", t.as_millis()),
+            (_, _, Some(d)) => format!("depth {d}"),
+            _ => "depth 1".to_string(),
+        };
+        let hit = self
+            .pondering
+            .as_ref()
+            .is_some_and(|(turns, reply)| game.turns().len() == *turns && game.turns().last() == Some(reply));
+        let (answer, reply) = if hit {
+            self.pondering = None;
+            self.send("ponderhit")?;
+            self.answer()?
+        } else {
+            self.end_pondering()?;
+            self.send_game(game)?;
+            self.send(&format!("go {go}"))?;
+            self.answer()?
+        };
         let turn: Turn = answer.parse().map_err(|e| format!("{}: bestmove {answer:?}: {e}", self.name))?;
-        let mut check = *game.position();
-        check.play_turn(&turn).map_err(|e| format!("{}: illegal bestmove {answer}: {e}", self.name))?;
+        let mut after = game.clone();
+        after.play_turn(&turn).map_err(|e| format!("{}: illegal bestmove {answer}: {e}", self.name))?;
+        // The reply it names, if legal and the game goes on: pondered on while the opponent thinks.
+        if self.ponder
+            && let Some(reply) = reply.and_then(|r| r.parse::<Turn>().ok())
+            && !after.is_over()
+            && after.play_turn(&reply).is_ok()
+            && !after.is_over()
+        {
+            self.send_game(&after)?;
+            self.send(&format!("go ponder {go}"))?;
+            self.pondering = Some((after.turns().len(), reply));
+        }
         Ok(Some(turn))
     }
 }

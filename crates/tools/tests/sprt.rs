@@ -226,3 +226,39 @@ fn time_odds_give_each_engine_its_own_limits() {
     assert!(goes.iter().all(|g| *g == "go nodes 777"), "B searched with A's limits: {goes:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_pondering_program_is_told_its_ponderhits_and_misses() {
+    // A program that ponders, behind a script that keeps what it is sent, against a search in this process.
+    let dir = std::env::temp_dir().join(format!("fanorona-sprt-ponder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sent = dir.join("sent.txt");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | FANORONA_TB_PIECES=4 FANORONA_TB_DIR='{}' '{}' engine\n",
+            sent.display(),
+            dir.display(),
+            env!("CARGO_BIN_EXE_fanorona-cli")
+        ),
+    )
+    .unwrap();
+    let book = Openings::parse(
+        "f2-e3A, c3-d4W, g3-f2W, g4-g3A, d2-c3A c3-b2W\nd2-e3A, g4-g5W g5-f4A, e1-d2A, b5-b4A, d2-c3A c3-b2W\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut cfg = config(&format!("exe-ponder:sh {}", script.display()), "max,notb", 2);
+    cfg.max_turns = 40;
+    let (_, state) = run(&cfg, &book, |_| {});
+    assert_eq!(state.wins + state.draws + state.losses, 4);
+    let text = std::fs::read_to_string(&sent).unwrap();
+    let count = |what: &str| text.lines().filter(|l| l.starts_with(what)).count();
+    assert_eq!(count("setoption name Ponder value true"), 1, "{text}");
+    let (ponders, hits, stops) = (count("go ponder nodes 3000"), count("ponderhit"), count("stop"));
+    assert!(ponders >= 4, "it pondered {ponders} times: {text}");
+    assert!(hits >= 1, "no reply was ever the one it expected: {text}");
+    // Each ponder search ends once: by its hit, by a stop (another reply, or the game's end), or by the quit.
+    assert!(hits + stops <= ponders && ponders <= hits + stops + 1, "{ponders} ponders, {hits} hits, {stops} stops");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -90,7 +90,8 @@ impl BenchArgs {
 pub(crate) struct SprtArgs {
     /// Engine A (the candidate): search options such as `max`, `baseline`, `max,noqs`, `max,qs-turns=2`,
     /// `max,lmr`, `max,threat=0`, `max,eval=plain`, a level `level1`..`level5`, or another program speaking
-    /// the engine protocol, `exe:PROGRAM ARGS…` (e.g. `exe:/tmp/old/fanorona-cli engine`).
+    /// the engine protocol, `exe:PROGRAM ARGS…` (e.g. `exe:/tmp/old/fanorona-cli engine`), or one that thinks on
+    /// its opponent's time, `exe-ponder:PROGRAM ARGS…`.
     #[arg(long, default_value = "max")]
     a: String,
     /// Engine B (the reference), as for A.
