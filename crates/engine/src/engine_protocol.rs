@@ -617,12 +617,18 @@ impl Session {
                 gate.set(|g| g.finished = true);
                 gate.wait_open();
             }
-            match best {
-                Some(t) => match pv.get(1).filter(|_| name_ponder && pv.first() == Some(&t)) {
-                    Some(reply) => say(&out, &format!("bestmove {t} ponder {reply}")),
-                    None => say(&out, &format!("bestmove {t}")),
-                },
-                None => say(&out, "bestmove (none)"),
+            // The reply it expects: its line's second turn, or where the line ends in the endgame table (whose
+            // positions the search does not go into), the table's best reply.
+            let reply = best.as_ref().filter(|_| name_ponder).and_then(|t| {
+                pv.get(1)
+                    .filter(|_| pv.first() == Some(t))
+                    .cloned()
+                    .or_else(|| searcher.oracle().and_then(|o| table_reply(o.as_ref(), &pos, t)))
+            });
+            match (best, reply) {
+                (Some(t), Some(reply)) => say(&out, &format!("bestmove {t} ponder {reply}")),
+                (Some(t), None) => say(&out, &format!("bestmove {t}")),
+                (None, _) => say(&out, "bestmove (none)"),
             }
             searcher
         }));
@@ -641,6 +647,20 @@ impl Session {
             p.gate.stop_after(time, Arc::clone(&self.stop));
         }
     }
+}
+
+/// The opponent's best reply to `turn` in `pos` by the endgame table (the one that leaves the mover the worst
+/// value, a reply that ends the game first), where the table knows the position after `turn`.
+fn table_reply(oracle: &dyn Oracle, pos: &Position, turn: &Turn) -> Option<Turn> {
+    let mut after = *pos;
+    after.play_turn(turn).ok()?;
+    oracle.score(&after)?;
+    let value = |reply: &Turn| {
+        let mut next = after;
+        next.play_turn(reply).ok()?;
+        if next.legal_turns().is_empty() { Some(i32::MIN) } else { oracle.score(&next) }
+    };
+    after.legal_turns().into_iter().filter_map(|r| value(&r).map(|v| (v, r))).min_by_key(|(v, _)| *v).map(|(_, r)| r)
 }
 
 /// A seed for the book's choice that differs from game to game: the clock's nanoseconds.
@@ -1056,6 +1076,17 @@ mod tests {
         let best = answers(&buffer).pop().unwrap();
         let (turn, reply) = best.strip_prefix("bestmove ").unwrap().split_once(" ponder ").expect(&best);
         let mut pos = Position::from_fen(MIDGAME).unwrap();
+        let turn = pos.legal_turns().into_iter().find(|t| t.to_string() == turn).expect(&best);
+        pos.play_turn(&turn).unwrap();
+        assert!(pos.legal_turns().iter().any(|t| t.to_string() == reply), "{best}");
+        // In an endgame the table plays, the line ends where the table takes over: the table names the reply.
+        let ending = "9/9/4W4/9/B3W4 w";
+        assert!(s.handle(&format!("position fen {ending}")));
+        assert!(s.handle("go depth 4"));
+        s.wait();
+        let best = answers(&buffer).pop().unwrap();
+        let (turn, reply) = best.strip_prefix("bestmove ").unwrap().split_once(" ponder ").expect(&best);
+        let mut pos = Position::from_fen(ending).unwrap();
         let turn = pos.legal_turns().into_iter().find(|t| t.to_string() == turn).expect(&best);
         pos.play_turn(&turn).unwrap();
         assert!(pos.legal_turns().iter().any(|t| t.to_string() == reply), "{best}");
