@@ -1066,6 +1066,15 @@ mod tests {
         }
     }
 
+    /// Checks that `best` is `bestmove <TURN> ponder <REPLY>` with a legal turn in `fen` and a legal reply to it.
+    fn names_a_legal_reply(best: &str, fen: &str) {
+        let (turn, reply) = best.strip_prefix("bestmove ").unwrap().split_once(" ponder ").expect(best);
+        let mut pos = Position::from_fen(fen).unwrap();
+        let turn = pos.legal_turns().into_iter().find(|t| t.to_string() == turn).expect(best);
+        pos.play_turn(&turn).unwrap();
+        assert!(pos.legal_turns().iter().any(|t| t.to_string() == reply), "{best}");
+    }
+
     #[test]
     fn the_ponder_option_names_the_expected_reply() {
         let (mut s, buffer) = recording_session();
@@ -1073,23 +1082,13 @@ mod tests {
         assert!(s.handle(&format!("position fen {MIDGAME}")));
         assert!(s.handle("go depth 6"));
         s.wait();
-        let best = answers(&buffer).pop().unwrap();
-        let (turn, reply) = best.strip_prefix("bestmove ").unwrap().split_once(" ponder ").expect(&best);
-        let mut pos = Position::from_fen(MIDGAME).unwrap();
-        let turn = pos.legal_turns().into_iter().find(|t| t.to_string() == turn).expect(&best);
-        pos.play_turn(&turn).unwrap();
-        assert!(pos.legal_turns().iter().any(|t| t.to_string() == reply), "{best}");
+        names_a_legal_reply(&answers(&buffer).pop().unwrap(), MIDGAME);
         // In an endgame the table plays, the line ends where the table takes over: the table names the reply.
         let ending = "9/9/4W4/9/B3W4 w";
         assert!(s.handle(&format!("position fen {ending}")));
         assert!(s.handle("go depth 4"));
         s.wait();
-        let best = answers(&buffer).pop().unwrap();
-        let (turn, reply) = best.strip_prefix("bestmove ").unwrap().split_once(" ponder ").expect(&best);
-        let mut pos = Position::from_fen(ending).unwrap();
-        let turn = pos.legal_turns().into_iter().find(|t| t.to_string() == turn).expect(&best);
-        pos.play_turn(&turn).unwrap();
-        assert!(pos.legal_turns().iter().any(|t| t.to_string() == reply), "{best}");
+        names_a_legal_reply(&answers(&buffer).pop().unwrap(), ending);
         // Off again: the plain answer; a value other than true or false is an error and changes nothing.
         assert!(s.handle("setoption name Ponder value false"));
         assert!(s.handle("setoption name Ponder value maybe"));

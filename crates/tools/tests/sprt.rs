@@ -198,10 +198,10 @@ fn spsa_tunes_within_bounds_and_refuses_bad_parameters() {
     }
 }
 
-#[test]
-fn time_odds_give_each_engine_its_own_limits() {
-    // B is the engine program behind a script that keeps what it is sent, so the test reads B's `go` lines.
-    let dir = std::env::temp_dir().join(format!("fanorona-sprt-odds-{}", std::process::id()));
+/// The engine program behind a shell script that appends what it is sent to a file, in a fresh folder named after
+/// `test`: the folder, the script and the file.
+fn logged_engine(test: &str) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("fanorona-sprt-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sent = dir.join("sent.txt");
     let script = dir.join("engine.sh");
@@ -215,6 +215,13 @@ fn time_odds_give_each_engine_its_own_limits() {
         ),
     )
     .unwrap();
+    (dir, script, sent)
+}
+
+#[test]
+fn time_odds_give_each_engine_its_own_limits() {
+    // B is the engine program behind a script that keeps what it is sent, so the test reads B's `go` lines.
+    let (dir, script, sent) = logged_engine("odds");
     let book = Openings::parse("f2-e3A, c3-d4W, g3-f2W, g4-g3A, d2-c3A c3-b2W\n").unwrap_or_else(|e| panic!("{e}"));
     let mut cfg = config("max", &format!("exe:sh {}", script.display()), 1);
     cfg.limits_b = Some(Limits::nodes(777));
@@ -230,20 +237,7 @@ fn time_odds_give_each_engine_its_own_limits() {
 #[test]
 fn a_pondering_program_is_told_its_ponderhits_and_misses() {
     // A program that ponders, behind a script that keeps what it is sent, against a search in this process.
-    let dir = std::env::temp_dir().join(format!("fanorona-sprt-ponder-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let sent = dir.join("sent.txt");
-    let script = dir.join("engine.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ntee -a '{}' | FANORONA_TB_PIECES=4 FANORONA_TB_DIR='{}' '{}' engine\n",
-            sent.display(),
-            dir.display(),
-            env!("CARGO_BIN_EXE_fanorona-cli")
-        ),
-    )
-    .unwrap();
+    let (dir, script, sent) = logged_engine("ponder");
     let book = Openings::parse(
         "f2-e3A, c3-d4W, g3-f2W, g4-g3A, d2-c3A c3-b2W\nd2-e3A, g4-g5W g5-f4A, e1-d2A, b5-b4A, d2-c3A c3-b2W\n",
     )
