@@ -266,8 +266,13 @@ impl Session {
         }
     }
 
-    /// Waits for the engine made at the start, where it is not yet in.
+    /// Waits for the engine made at the start, where it is not yet in. Not while a search runs (with the small
+    /// engine of [`Session::quick`]): its stop flag must stay the one that `stop` and a `ponderhit`'s time set, and
+    /// the next `go` takes the made engine.
     fn made(&mut self) {
+        if self.running.is_some() {
+            return;
+        }
         if let Some(h) = self.making.take() {
             let s = h.join().unwrap_or_else(|_| Searcher::new(64));
             self.stop = s.stop_flag();
@@ -1064,6 +1069,34 @@ mod tests {
                 assert!(text_of(&buffer).contains(&format!("info string book {turn} ")), "{}", text_of(&buffer));
             }
         }
+    }
+
+    #[test]
+    fn the_engine_made_while_a_ponder_search_runs_leaves_its_stop_alone() {
+        let (mut s, buffer) = recording_session();
+        s.made();
+        // An engine whose making is held until the test lets it go on: the search starts with the small one.
+        let (release, stuck) = std::sync::mpsc::channel::<()>();
+        s.searcher = None;
+        s.making = Some(std::thread::spawn(move || {
+            let _ = stuck.recv();
+            Searcher::new(1)
+        }));
+        assert!(s.handle(&format!("position fen {MIDGAME}")));
+        assert!(s.handle("go ponder movetime 50"));
+        release.send(()).unwrap();
+        while !s.making.as_ref().is_some_and(JoinHandle::is_finished) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // A client's `isready` meanwhile: the running search must still be the one that the turn's time stops.
+        assert!(s.handle("isready"));
+        assert!(s.handle("ponderhit"));
+        assert!(nth_answer(&buffer, 1, Duration::from_secs(10)).is_some(), "{}", text_of(&buffer));
+        // The next search takes the engine made at the start.
+        assert!(s.handle("go depth 1"));
+        s.wait();
+        assert!(s.making.is_none());
+        assert_eq!(answers(&buffer).len(), 2);
     }
 
     /// Checks that `best` is `bestmove <TURN> ponder <REPLY>` with a legal turn in `fen` and a legal reply to it.
