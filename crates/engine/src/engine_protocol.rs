@@ -917,18 +917,23 @@ mod tests {
         assert!(s.game.turns().is_empty());
     }
 
-    #[test]
-    fn a_go_does_not_wait_for_the_engine_being_made() {
-        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
-        let mut s = Session::new(buffer.clone());
+    /// Makes the session's engine again, held until the test sends on the returned channel.
+    fn hold_making(s: &mut Session) -> std::sync::mpsc::Sender<()> {
         s.made();
-        // An engine whose making is stuck until the test lets it go on.
         let (release, stuck) = std::sync::mpsc::channel::<()>();
         s.searcher = None;
         s.making = Some(std::thread::spawn(move || {
             let _ = stuck.recv();
             Searcher::new(1)
         }));
+        release
+    }
+
+    #[test]
+    fn a_go_does_not_wait_for_the_engine_being_made() {
+        let buffer = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let mut s = Session::new(buffer.clone());
+        let release = hold_making(&mut s);
         assert!(s.handle("position startpos moves d3-e3A"));
         assert!(s.handle("go nodes 20000"));
         s.wait();
@@ -1074,14 +1079,8 @@ mod tests {
     #[test]
     fn the_engine_made_while_a_ponder_search_runs_leaves_its_stop_alone() {
         let (mut s, buffer) = recording_session();
-        s.made();
-        // An engine whose making is held until the test lets it go on: the search starts with the small one.
-        let (release, stuck) = std::sync::mpsc::channel::<()>();
-        s.searcher = None;
-        s.making = Some(std::thread::spawn(move || {
-            let _ = stuck.recv();
-            Searcher::new(1)
-        }));
+        // The search starts with the small engine while the one of the start is held.
+        let release = hold_making(&mut s);
         assert!(s.handle(&format!("position fen {MIDGAME}")));
         assert!(s.handle("go ponder movetime 50"));
         release.send(()).unwrap();
