@@ -19,7 +19,8 @@
 //! sends positions instead of turns keeps the game's history), and the client is the arbiter of draws by rule.
 //! Errors are reported as `error <message>` lines; nothing a client sends can crash the engine.
 //! A command that needs the game (`position`, `play`, `go`, `eval`, `newgame`, `threads`) waits for a running
-//! search to end; an endless one (`go infinite`, or `go` without a limit) is stopped first, with its `bestmove`.
+//! search to end; an endless one (`go infinite`, `go` without a limit, or `go ponder` before its `ponderhit`) is
+//! stopped first, with its `bestmove`.
 
 use crate::game::Game;
 use crate::geometry::Variant;
