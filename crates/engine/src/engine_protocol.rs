@@ -581,7 +581,10 @@ impl Session {
             turn
         });
         if let Some(turn) = book_turn.as_ref().filter(|_| !ponder) {
-            say(&self.out, &format!("bestmove {turn}"));
+            match searcher.opening_book().and_then(|b| book_reply(b, &pos, turn)).filter(|_| self.name_ponder) {
+                Some(reply) => say(&self.out, &format!("bestmove {turn} ponder {reply}")),
+                None => say(&self.out, &format!("bestmove {turn}")),
+            }
             self.searcher = Some(searcher);
             return;
         }
@@ -612,7 +615,11 @@ impl Session {
                 *t = t.saturating_sub(from.elapsed()).max(Duration::from_millis(1));
             }
             let (best, pv) = match (book_turn, level) {
-                (Some(turn), _) => (Some(turn), Vec::new()),
+                // The book's line: its turn, then the book's best reply where it has one.
+                (Some(turn), _) => {
+                    let reply = searcher.opening_book().and_then(|b| book_reply(b, &pos, &turn));
+                    (Some(turn.clone()), std::iter::once(turn).chain(reply).collect())
+                }
                 (None, Some(l)) => (l.choose(&mut searcher, &pos, &history, seed, limits), Vec::new()),
                 (None, None) => {
                     let r = searcher.search(&pos, &history, limits, |i| say(&out, &info_line(i)));
@@ -623,8 +630,8 @@ impl Session {
                 gate.set(|g| g.finished = true);
                 gate.wait_open();
             }
-            // The reply it expects: its line's second turn, or where the line ends in the endgame table (whose
-            // positions the search does not go into), the table's best reply.
+            // The reply it expects: its line's (or the book's) second turn, or where the line ends in the endgame
+            // table (whose positions the search does not go into), the table's best reply.
             let reply = best.as_ref().filter(|_| name_ponder).and_then(|t| {
                 pv.get(1)
                     .filter(|_| pv.first() == Some(t))
@@ -653,6 +660,13 @@ impl Session {
             p.gate.stop_after(time, Arc::clone(&self.stop));
         }
     }
+}
+
+/// The book's best reply to `turn` in `pos`, where the book holds the position after it.
+fn book_reply(book: &crate::book::OpeningBook, pos: &Position, turn: &Turn) -> Option<Turn> {
+    let mut after = *pos;
+    after.play_turn(turn).ok()?;
+    book.moves(&after)?.iter().max_by_key(|m| m.score).map(|m| m.turn.clone())
 }
 
 /// The opponent's best reply to `turn` in `pos` by the endgame table (the one that leaves the mover the worst
@@ -1116,6 +1130,12 @@ mod tests {
         assert!(s.handle("go depth 6"));
         s.wait();
         names_a_legal_reply(&answers(&buffer).pop().unwrap(), MIDGAME);
+        // From the book, the book's best reply.
+        assert!(s.handle("position startpos"));
+        assert!(s.handle("go movetime 50"));
+        s.wait();
+        let start = Position::start(&Rules::default()).to_fen();
+        names_a_legal_reply(&answers(&buffer).pop().unwrap(), &start);
         // In an endgame the table plays, the line ends where the table takes over: the table names the reply.
         let ending = "9/9/4W4/9/B3W4 w";
         assert!(s.handle(&format!("position fen {ending}")));
