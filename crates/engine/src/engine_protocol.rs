@@ -575,13 +575,15 @@ impl Session {
         let book = searcher
             .opening_book()
             .filter(|_| level.is_none() && limits.depth.is_none() && limits.multipv == 1 && !infinite);
-        let book_turn = book.and_then(|b| b.play(&pos, book_seed()).map(|t| (b, t))).map(|(book, turn)| {
+        // The book's turn, and where the client asks for it, the book's best reply to it (its line).
+        let book_line = book.and_then(|b| b.play(&pos, book_seed()).map(|t| (b, t))).map(|(book, turn)| {
             let score = book.moves(&pos).and_then(|m| m.iter().find(|m| m.turn == turn)).map_or(0, |m| m.score);
             say(&self.out, &format!("info string book {turn} score {}", Score::from_raw(score).to_protocol()));
-            turn
+            let reply = self.name_ponder.then(|| book_reply(book, &pos, &turn)).flatten();
+            (turn, reply)
         });
-        if let Some(turn) = book_turn.as_ref().filter(|_| !ponder) {
-            match searcher.opening_book().and_then(|b| book_reply(b, &pos, turn)).filter(|_| self.name_ponder) {
+        if let Some((turn, reply)) = book_line.as_ref().filter(|_| !ponder) {
+            match reply {
                 Some(reply) => say(&self.out, &format!("bestmove {turn} ponder {reply}")),
                 None => say(&self.out, &format!("bestmove {turn}")),
             }
@@ -595,7 +597,7 @@ impl Session {
         // ponder: it waits for the `ponderhit` and then chooses within its time).
         let gate = ponder.then(|| {
             let time = if level.is_none() { limits.movetime.take() } else { None };
-            let endless_after = book_turn.is_none() && endless(&Limits { movetime: time, ..limits });
+            let endless_after = book_line.is_none() && endless(&Limits { movetime: time, ..limits });
             let gate = Arc::new(Gate::default());
             self.ponder = Some(Ponder { time, endless_after, gate: Arc::clone(&gate) });
             gate
@@ -614,12 +616,8 @@ impl Session {
             if let Some(t) = limits.movetime.as_mut() {
                 *t = t.saturating_sub(from.elapsed()).max(Duration::from_millis(1));
             }
-            let (best, pv) = match (book_turn, level) {
-                // The book's line: its turn, then the book's best reply where it has one.
-                (Some(turn), _) => {
-                    let reply = searcher.opening_book().and_then(|b| book_reply(b, &pos, &turn));
-                    (Some(turn.clone()), std::iter::once(turn).chain(reply).collect())
-                }
+            let (best, pv) = match (book_line, level) {
+                (Some((turn, reply)), _) => (Some(turn.clone()), std::iter::once(turn).chain(reply).collect()),
                 (None, Some(l)) => (l.choose(&mut searcher, &pos, &history, seed, limits), Vec::new()),
                 (None, None) => {
                     let r = searcher.search(&pos, &history, limits, |i| say(&out, &info_line(i)));
