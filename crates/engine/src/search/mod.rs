@@ -418,6 +418,12 @@ impl Searcher {
         self.stop.clone()
     }
 
+    /// The nodes of this searcher's last search (0 before its first): whether, and how far, it searched.
+    #[cfg(test)]
+    pub(crate) fn nodes_searched(&self) -> u64 {
+        self.nodes
+    }
+
     /// Makes `stop` the flag that stops this searcher's searches, in place of its own: a caller can then hand
     /// out the flag before the searcher exists (the game makes a searcher, which writes its whole table, off the
     /// frame that asked for it).
