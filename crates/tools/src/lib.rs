@@ -9,8 +9,10 @@
 //! - [`book_gen`]: making the opening books.
 //! - [`puzzle_gen`]: making the puzzles.
 //! - [`losses`]: the turns that lost games, as a suite of positions with a deep search's answer, and its runner.
+//! - [`ceiling`]: how much a book of openings leaves to play for, by a deep search of each opening's end.
 
 pub mod book_gen;
+pub mod ceiling;
 pub mod losses;
 pub mod matches;
 pub mod net_train;

@@ -20,7 +20,7 @@ pub(crate) enum WhoArg {
 }
 
 /// A fixed depth or a time per position; the depth wins when both are given.
-fn limits(depth: Option<u32>, time: Option<u64>) -> Result<Limits, String> {
+pub(crate) fn limits(depth: Option<u32>, time: Option<u64>) -> Result<Limits, String> {
     match (depth, time) {
         (Some(d), _) => Ok(Limits::depth(d)),
         (None, Some(ms)) => Ok(Limits::movetime(ms)),
@@ -134,7 +134,8 @@ impl LossesArgs {
     }
 }
 
-fn limits_text(depth: Option<u32>, time: Option<u64>) -> String {
+/// The search limit of `--depth`/`--time` as a summary line writes it.
+pub(crate) fn limits_text(depth: Option<u32>, time: Option<u64>) -> String {
     match (depth, time) {
         (Some(d), _) => format!("depth {d}"),
         (None, Some(ms)) => format!("{ms} ms"),

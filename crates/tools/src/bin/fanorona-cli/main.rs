@@ -24,6 +24,7 @@ fn emit(args: std::fmt::Arguments<'_>) {
 
 mod args;
 mod book;
+mod ceiling;
 mod losses;
 mod play;
 mod puzzles;
@@ -87,6 +88,9 @@ enum Command {
     Losses(losses::LossesArgs),
     /// Searches every position of a suite and counts the answers that match its best turns.
     Suite(losses::SuiteArgs),
+    /// Judges each opening of a book drawn, decided or open by a deep search from its end, and prints the most
+    /// an engine could score from the book against an opponent that holds the draws and converts the wins.
+    Ceiling(ceiling::CeilingArgs),
 }
 
 fn main() -> ExitCode {
@@ -119,6 +123,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Book(args) => args.run(),
         Command::Losses(args) => args.run(),
         Command::Suite(args) => args.run(),
+        Command::Ceiling(args) => args.run(),
     }
 }
 

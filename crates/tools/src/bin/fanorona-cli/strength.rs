@@ -316,7 +316,7 @@ impl SpsaArgs {
 }
 
 /// The book of `--book`, or the committed one.
-fn load_openings(path: Option<&std::path::Path>) -> Result<sprt::Openings, String> {
+pub(crate) fn load_openings(path: Option<&std::path::Path>) -> Result<sprt::Openings, String> {
     let Some(path) = path else { return Ok(sprt::Openings::builtin()) };
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     sprt::Openings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
