@@ -1,25 +1,10 @@
 //! `fanorona-cli ceiling` end to end: a book's openings judged by a search from their ends, the counts and the
 //! ceiling they give, and clear errors for bad arguments and books.
 
-use std::path::PathBuf;
+mod common;
+
+use common::Scratch;
 use std::process::{Command, Output};
-
-/// A folder of its own for one test (tests run at once), removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("fanorona-ceiling-test-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
 
 /// Runs the CLI with its tables in `dir` (the small ones these endings need, never the user's cache).
 fn cli(dir: &Scratch, args: &[&str]) -> Output {
@@ -33,7 +18,7 @@ fn cli(dir: &Scratch, args: &[&str]) -> Output {
 
 #[test]
 fn a_book_is_judged_opening_by_opening_with_its_ceiling() {
-    let dir = Scratch::new("judged");
+    let dir = Scratch::new("ceiling", "judged");
     let book = dir.0.join("book.txt");
     // Won for White with either side to move, a drawn two against two, and a first turn from the start.
     std::fs::write(&book, "# four openings\nfen 8B/9/9/9/WW7 w\nfen 8B/9/9/9/WW7 b\nfen W8/6W2/9/9/4B3B w\nd2-e3A\n")
@@ -55,7 +40,7 @@ fn a_book_is_judged_opening_by_opening_with_its_ceiling() {
 
 #[test]
 fn bad_arguments_and_books_are_clear_errors() {
-    let dir = Scratch::new("errors");
+    let dir = Scratch::new("ceiling", "errors");
     let book = dir.0.join("book.txt");
     std::fs::write(&book, "d2-e3A\nd2-e3A, z9-z8A\n").unwrap();
     let book = book.to_str().unwrap();

@@ -1,29 +1,15 @@
 //! `fanorona-cli losses` and `fanorona-cli suite` end to end: a game with a blunder becomes a suite line, and the
 //! runner scores an engine on a small suite, the same way every time at a fixed depth.
 
+mod common;
+
+use common::Scratch;
 use fanorona_engine::levels::history_hashes;
 use fanorona_engine::search::Limits;
 use fanorona_engine::{Game, Position, Rules, Side};
 use fanorona_tools::losses::{self, Entry};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// A folder of its own for one test (tests run at once), removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("fanorona-suite-test-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
 
 fn cli(args: &[&str], files: &[&Path]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_fanorona-cli")).args(args).args(files).output().unwrap();
@@ -53,7 +39,7 @@ fn blunder_game() -> String {
 
 #[test]
 fn a_lost_game_becomes_a_suite_that_the_runner_scores_deterministically() {
-    let dir = Scratch::new("losses");
+    let dir = Scratch::new("suite", "losses");
     let games = dir.0.join("games.txt");
     let suite = dir.0.join("suite.txt");
     std::fs::write(&games, blunder_game() + "\n").unwrap();
@@ -73,7 +59,7 @@ fn a_lost_game_becomes_a_suite_that_the_runner_scores_deterministically() {
 
 #[test]
 fn the_runner_counts_best_and_losing_answers() {
-    let dir = Scratch::new("runner");
+    let dir = Scratch::new("suite", "runner");
     let suite = dir.0.join("suite.txt");
     // Two positions whose "best" is the engine's own depth-3 answer, and one whose "played" turn is.
     let mut s = losses::searcher("max", 1).unwrap();
@@ -95,7 +81,7 @@ fn the_runner_counts_best_and_losing_answers() {
 
 #[test]
 fn a_damaged_suite_is_named_and_not_run() {
-    let dir = Scratch::new("bad");
+    let dir = Scratch::new("suite", "bad");
     let suite = dir.0.join("suite.txt");
     std::fs::write(&suite, "9/4B4/9/2W3W2/9 w | x | 0\n").unwrap();
     let out =
