@@ -10,9 +10,8 @@
 //! are six or eight turns long (STRENGTH.md, "What long random openings leave to play for").
 
 use crate::sprt::Openings;
-use fanorona_engine::game::Game;
 use fanorona_engine::levels::history_hashes;
-use fanorona_engine::rules::{Rules, Side};
+use fanorona_engine::rules::Side;
 use fanorona_engine::score::WIN_BOUND;
 use fanorona_engine::search::{Limits, Searcher};
 
@@ -106,11 +105,8 @@ pub fn judge(
     mut each: impl FnMut(usize, &JudgedOpening),
 ) -> Ceiling {
     let mut ceiling = Ceiling::default();
-    for (i, (turns, start)) in book.openings.iter().zip(&book.starts).enumerate() {
-        let mut game = Game::from_position(*start, Rules::default());
-        for t in turns {
-            game.play_turn(t).expect("a book's turns are checked when it is read");
-        }
+    for i in 0..book.openings.len() {
+        let game = book.game(i);
         let pos = *game.position();
         searcher.clear();
         let r = searcher.search(&pos, &history_hashes(&game), limits, |_| {});

@@ -157,6 +157,15 @@ impl Openings {
         Ok(Openings { openings, starts })
     }
 
+    /// Opening `n` played out from its start: the game at its end, its turns counting for repetitions.
+    pub fn game(&self, n: usize) -> Game {
+        let mut game = Game::from_position(self.starts[n], Rules::default());
+        for t in &self.openings[n] {
+            game.play_turn(t).expect("book turns are checked when the book is read");
+        }
+        game
+    }
+
     /// The book as text, in the format [`Openings::parse`] reads.
     pub fn to_text(&self, header: &str) -> String {
         let mut s = fanorona_engine::comment_lines(header);
@@ -746,19 +755,9 @@ impl std::fmt::Display for GameLog {
     }
 }
 
-/// Plays one game from `start` and `opening`, A as `a_side`; A's points (1, ½ or 0) and the game. An engine that
-/// fails (an external program that ends or answers an illegal turn) loses the game; the failure is printed.
-fn play_one(
-    cfg: &Config,
-    (start, opening): (&Position, &[Turn]),
-    a_side: Side,
-    players: &mut [Player; 2],
-    seed: u64,
-) -> GameLog {
-    let mut game = Game::from_position(*start, Rules::default());
-    for t in opening {
-        game.play_turn(t).expect("book turns are checked when the book is read");
-    }
+/// Plays one game on from `game` (an opening's end), A as `a_side`; A's points (1, ½ or 0) and the game. An engine
+/// that fails (an external program that ends or answers an illegal turn) loses the game; the failure is printed.
+fn play_one(cfg: &Config, mut game: Game, a_side: Side, players: &mut [Player; 2], seed: u64) -> GameLog {
     let log = |game: &Game, points: f64| GameLog {
         pair: 0,
         a_side,
@@ -799,8 +798,11 @@ fn play_one(
 
 /// Plays the book's opening `n` twice, A as White then as Black (with seeds that differ).
 pub(crate) fn play_pair(cfg: &Config, book: &Openings, n: usize, players: &mut [Player; 2], seed: u64) -> [GameLog; 2] {
-    let opening = (&book.starts[n], book.openings[n].as_slice());
-    [play_one(cfg, opening, Side::White, players, seed), play_one(cfg, opening, Side::Black, players, seed + (1 << 40))]
+    let opening = book.game(n);
+    [
+        play_one(cfg, opening.clone(), Side::White, players, seed),
+        play_one(cfg, opening, Side::Black, players, seed + (1 << 40)),
+    ]
 }
 
 /// Runs the test over `book` (opening k for pair k, cycling) until the LLR crosses a bound or `max_pairs` are
