@@ -1127,22 +1127,17 @@ mod tests {
     fn the_ponder_option_names_the_expected_reply() {
         let (mut s, buffer) = recording_session();
         assert!(s.handle("setoption name Ponder value true"));
-        assert!(s.handle(&format!("position fen {MIDGAME}")));
-        assert!(s.handle("go depth 6"));
-        s.wait();
-        names_a_legal_reply(&answers(&buffer).pop().unwrap(), MIDGAME);
-        // From the book, the book's best reply.
-        assert!(s.handle("position startpos"));
-        assert!(s.handle("go movetime 50"));
-        s.wait();
         let start = Position::start(&Rules::default()).to_fen();
-        names_a_legal_reply(&answers(&buffer).pop().unwrap(), &start);
-        // In an endgame the table plays, the line ends where the table takes over: the table names the reply.
-        let ending = "9/9/4W4/9/B3W4 w";
-        assert!(s.handle(&format!("position fen {ending}")));
-        assert!(s.handle("go depth 4"));
-        s.wait();
-        names_a_legal_reply(&answers(&buffer).pop().unwrap(), ending);
+        // The search's line in the middlegame; from the book, the book's best reply; in an endgame the table plays,
+        // the line ends where the table takes over, and the table names the reply.
+        for (fen, go) in
+            [(MIDGAME, "go depth 6"), (start.as_str(), "go movetime 50"), ("9/9/4W4/9/B3W4 w", "go depth 4")]
+        {
+            assert!(s.handle(&format!("position fen {fen}")));
+            assert!(s.handle(go));
+            s.wait();
+            names_a_legal_reply(&answers(&buffer).pop().unwrap(), fen);
+        }
         // Off again: the plain answer; a value other than true or false is an error and changes nothing.
         assert!(s.handle("setoption name Ponder value false"));
         assert!(s.handle("setoption name Ponder value maybe"));
